@@ -431,3 +431,23 @@ fn a_second_game_spell_card_is_its_printed_spell() {
     let spell = crate::magic::spellbook::find_spell(data(), "Fiery Blast II").expect("a spell");
     assert_eq!(spell.name, "Fiery Blast");
 }
+
+/// 3.1 10.E.7.2.1: a second game's Treasure card works as its printed card,
+/// under its own name (the spells read from a Book of Lore II are its own).
+#[test]
+fn a_second_game_treasure_works_as_its_printed_card() {
+    let mut state = set_up(8, &["Amazon"]);
+    crate::test_support::give(
+        &mut state,
+        0,
+        crate::state::ItemKind::Treasure,
+        "Book of Lore II",
+        true,
+    );
+    let effects = crate::abilities::active_treasure_effects(data(), &state.characters[0]);
+    assert!(
+        effects.iter().any(|(name, e)| *name == "Book of Lore II"
+            && matches!(e, crate::data::treasures::TreasureEffect::Spells { .. })),
+        "{effects:?}"
+    );
+}

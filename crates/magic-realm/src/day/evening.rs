@@ -403,9 +403,9 @@ fn casters_here(
                     .is_some_and(|t| t.cast.is_some());
             may_cast
                 && (!c.magic.spells.is_empty()
-                    || c.belongings.iter().any(|b| {
-                        b.active && day.data.treasures.iter().any(|t| t.name == b.item.name)
-                    }))
+                    || c.belongings
+                        .iter()
+                        .any(|b| b.active && day.data.treasure(&b.item.name).is_some()))
         })
 }
 

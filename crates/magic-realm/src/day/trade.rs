@@ -92,9 +92,7 @@ pub fn base_price(data: &GameData, item: &Item) -> Option<u32> {
     let named = |name: &str| name == item.name || name == base;
     match item.kind {
         ItemKind::Treasure => data
-            .treasures
-            .iter()
-            .find(|t| t.name == item.name)
+            .treasure(&item.name)
             .and_then(|t| t.price)
             .map(u32::from),
         ItemKind::Weapon => data
