@@ -549,16 +549,17 @@ pub const TOGGLES: &[RuleToggle] = &[
                   character seated as `Amazon II` starting at a dwelling of the second game; one \
                   Monster Roll for both cards, each chit and dwelling summoning from its own \
                   card and denizens regenerating to their own; loot from the site's own card, \
-                  Lost Keys opening only their own card's locks; missions delivered to their \
-                  own game's dwelling, campaigns against their own game's denizens; potions back \
-                  to their own game's visitor; orders naming the second game's tiles and items \
-                  (`M AVII5`, `Buy: Amulet II`). Not built: natives of the two games hired, traded \
-                  with and battling as separate groups, each leader and visitor owning only his \
-                  own box (7.7, 7.7.1); Fame prices to their own game's natives (7.7.2); a \
-                  campaign's allies and foes in meetings and victory (7.7.4); destroyed armour \
-                  and a substitute's treasures by their own card (7.6, 7.8); the alternative \
-                  of a Monster Roll for each card (7.5); with two Realms, a board the players \
-                  build, row-6 chits they place, setup by mail and Solitaire Play",
+                  Lost Keys opening only their own card's locks; each game's natives hired, \
+                  traded with and battling as their own group, each leader and visitor with his \
+                  own card's box, Fame prices only to their own game's natives, relationships the \
+                  same with a group in every game; missions delivered to their own game's \
+                  dwelling, campaigns naming their own game's groups; potions and destroyed \
+                  armour back to their own game's box; orders naming the second game's tiles, \
+                  items and natives (`M AVII5`, `Buy: Amulet II`, `Hire: Rogues II`). Not built: \
+                  the second game's Treasure cards in combat, in casting and enchanting from its \
+                  artifacts and books, and in victory scoring; the alternative of a Monster Roll \
+                  for each card (7.5); with two Realms, a board the players build, row-6 chits \
+                  they place, setup by mail and Solitaire Play",
         // Stays refused until a whole combined campaign plays by mail: what
         // is built above is tested through the engine (`setup` and `day`'s
         // combined tests).
