@@ -174,7 +174,7 @@ pub fn hero(data: &GameData, c: &CharacterState) -> Result<Hero, CombatError> {
     }
     for b in &c.belongings {
         if b.item.kind == ItemKind::Treasure
-            && let Some(t) = data.treasures.iter().find(|t| t.name == b.item.name)
+            && let Some(t) = data.treasure(&b.item.name)
         {
             heaviest = heaviest.max(t.weight);
         }
