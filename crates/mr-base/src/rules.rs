@@ -555,11 +555,12 @@ pub const TOGGLES: &[RuleToggle] = &[
                   same with a group in every game; missions delivered to their own game's \
                   dwelling, campaigns naming their own game's groups; potions and destroyed \
                   armour back to their own game's box; orders naming the second game's tiles, \
-                  items and natives (`M AVII5`, `Buy: Amulet II`, `Hire: Rogues II`). Not built: \
-                  the second game's Treasure cards in combat, in casting and enchanting from its \
-                  artifacts and books, and in victory scoring; the alternative of a Monster Roll \
-                  for each card (7.5); with two Realms, a board the players build, row-6 chits \
-                  they place, setup by mail and Solitaire Play",
+                  items and natives (`M AVII5`, `Buy: Amulet II`, `Hire: Rogues II`); the \
+                  second game's Treasure and Spell cards working as the printed ones in the day \
+                  and in combat. Not built: the second game's artifacts and books casting their \
+                  spells and being enchanted, and its Great Treasures counted for victory; the \
+                  alternative of a Monster Roll for each card (7.5); with two Realms, a board the \
+                  players build, row-6 chits they place, setup by mail and Solitaire Play",
         // Stays refused until a whole combined campaign plays by mail: what
         // is built above is tested through the engine (`setup` and `day`'s
         // combined tests).
