@@ -451,3 +451,17 @@ fn a_second_game_treasure_works_as_its_printed_card() {
         "{effects:?}"
     );
 }
+
+/// 3.1 10.E.7.4.2: a killed character of the second game comes back at his
+/// own game's Inn, still of that game.
+#[test]
+fn a_second_game_character_restarts_at_his_own_games_inn() {
+    let mut state = crate::test_support::without_denizens(set_up(9, &["Amazon II"]));
+    state.characters[0].dead = true;
+    let (after, _) = bot_days(state, 9, 1);
+    let amazon = &after.characters[0];
+    assert!(!amazon.dead);
+    assert_eq!(amazon.realm, Realm::Second);
+    let inn = &after.second_realm_dwellings[&crate::data::terms::Dwelling::Inn];
+    assert_eq!(amazon.position, *inn);
+}

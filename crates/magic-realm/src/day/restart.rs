@@ -286,10 +286,13 @@ fn restart(
     spells: Option<&String>,
 ) {
     let name = day.state.characters[who].name.clone();
+    // With two Realms combined he comes back at his own game's Inn, still
+    // of that game (3.1 10.E.7.4.2).
+    let realm = day.state.characters[who].realm;
     let entry = day.state.solitaire_entry.clone();
     let Some(inn) = entry
         .clone()
-        .or_else(|| day.state.dwellings.get(&Dwelling::Inn).cloned())
+        .or_else(|| day.state.dwellings_of(realm).get(&Dwelling::Inn).cloned())
     else {
         day.emit(
             Observers::Everyone,
@@ -323,6 +326,7 @@ fn restart(
         .and_then(|text| crate::setup::by_mail::read_spells(kind, Some(text), day.data).ok())
         .unwrap_or_default();
     let mut character = fresh_at_inn(day, kind, player, &inn, &spells, choices);
+    character.realm = realm;
     // A replacement keeps the seat of the character he replaces, and so his
     // player (3.1 10.E.4.7).
     character.controller = controller;
