@@ -20,6 +20,7 @@ use realmgm_core::report::ReportContext;
 
 use crate::combat::by_rounds::RoundAnswers;
 use crate::data::GameData;
+use crate::data::realms::{self, Realm};
 use crate::orders::ruling::parse_ruling;
 use crate::setup::{self, SetupInputs};
 use crate::state::MrState;
@@ -530,7 +531,11 @@ impl Seats for MagicRealm {
             let taken: Vec<&str> = mr.characters_in_play().collect();
             let unpicked = mr.unplayed_characters(data).join(", ");
             let names = data.characters.iter().map(|c| c.name.as_str());
-            let Some(character) = realmgm_core::suggest::find(wanted, names.clone()) else {
+            // A character of the second game (`Amazon II`) when two Realms
+            // are combined (3.1 10.E.7.4.2).
+            let realm = Realm::of_name(wanted);
+            let found = realmgm_core::suggest::find(&realms::printed(wanted), names.clone());
+            let Some(character) = found else {
                 anyhow::bail!(
                     "there is no character '{wanted}'{}; unpicked are {unpicked}",
                     realmgm_core::suggest::did_you_mean(wanted, names)
@@ -539,11 +544,18 @@ impl Seats for MagicRealm {
             if taken.contains(&character) {
                 anyhow::bail!("the {character} is already in the game; unpicked are {unpicked}");
             }
+            if !realm.is_first() && !mr.combines_realms() {
+                Err(setup::SetupError::SecondRealmAlone {
+                    role: wanted.to_string(),
+                    character: character.to_string(),
+                })?;
+            }
             let character = character.to_string();
             mr.to_mut().arrivals.push(crate::state::Arrival {
                 player: seat.player.clone(),
                 character,
                 spells: Vec::new(),
+                realm,
             });
         }
         Ok(match mr {

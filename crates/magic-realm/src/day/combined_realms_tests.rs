@@ -465,3 +465,62 @@ fn a_second_game_character_restarts_at_his_own_games_inn() {
     let inn = &after.second_realm_dwellings[&crate::data::terms::Dwelling::Inn];
     assert_eq!(amazon.position, *inn);
 }
+
+/// 3.1 10.E.7.4.2: a player joining late as `Amazon II` enters at the
+/// second game's Inn, playing that game's Amazon; in a one-Realm game the
+/// mark is refused by name.
+#[test]
+fn a_late_joiner_of_the_second_game_enters_at_its_inn() {
+    use realmgm_core::game::{Game, GameState};
+    let state = set_up(10, &["Dwarf"]);
+    let seats = |first: &MrState, role: &str| {
+        vec![
+            Seat {
+                player: first.characters[0].player.clone(),
+                role: Some("Dwarf".into()),
+            },
+            Seat {
+                player: "P2".into(),
+                role: Some(role.into()),
+            },
+        ]
+    };
+    let game = crate::game::MagicRealm;
+    let admitted = game
+        .seats()
+        .expect("Magic Realm takes late players")
+        .admit(
+            &GameState::from_typed(state.clone()),
+            &combined(),
+            &seats(&state, "Amazon II"),
+        )
+        .expect("admitted");
+    let state: MrState = serde_json::from_value(admitted.json().clone()).expect("a state");
+    assert_eq!(state.arrivals[0].realm, Realm::Second);
+    let (after, events) = bot_days(state, 10, 1);
+    let amazon = after
+        .characters
+        .iter()
+        .find(|c| c.name == "Amazon")
+        .expect("she entered");
+    assert_eq!(amazon.realm, Realm::Second);
+    let inn = &after.second_realm_dwellings[&crate::data::terms::Dwelling::Inn];
+    let entered_at_inn = events.iter().any(|e| {
+        matches!(&e.happening,
+            Happening::Restart(super::restart::RestartEvent::Arrived { character, at, .. })
+                if character == "Amazon" && at == inn)
+    });
+    assert!(entered_at_inn, "{events:#?}");
+
+    let one_realm = crate::test_support::test_game(&["Dwarf"]);
+    let refused = game
+        .seats()
+        .expect("late players")
+        .admit(
+            &GameState::from_typed(one_realm.clone()),
+            &Rules::default(),
+            &seats(&one_realm, "Amazon II"),
+        )
+        .expect_err("no second Realm");
+    assert!(refused.to_string().contains("3.1 10.E.7.4.2"), "{refused}");
+}

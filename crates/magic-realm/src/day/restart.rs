@@ -239,7 +239,9 @@ fn unplayed_character(day: &Day<'_>, wanted: &str) -> Option<String> {
 pub fn admit_arrivals(day: &mut Day<'_>) {
     let arrivals = std::mem::take(&mut day.state.arrivals);
     for arrival in arrivals {
-        let Some(inn) = day.state.dwellings.get(&Dwelling::Inn).cloned() else {
+        // His own game's Inn when two Realms are combined (3.1 10.E.7.4.2).
+        let inn = day.state.dwellings_of(arrival.realm).get(&Dwelling::Inn);
+        let Some(inn) = inn.cloned() else {
             day.emit(
                 Observers::Gm,
                 Happening::Restart(RestartEvent::CannotEnter {
@@ -258,7 +260,7 @@ pub fn admit_arrivals(day: &mut Day<'_>) {
             // `Seats::admit` checked the name against the same data.
             unreachable!("an admitted character is in the game data");
         };
-        let character = fresh_at_inn(
+        let mut character = fresh_at_inn(
             day,
             kind,
             arrival.player.clone(),
@@ -266,6 +268,7 @@ pub fn admit_arrivals(day: &mut Day<'_>) {
             &arrival.spells,
             Choices::default(),
         );
+        character.realm = arrival.realm;
         day.state.characters.push(character);
         day.emit(
             Observers::Everyone,

@@ -203,6 +203,10 @@ pub struct Arrival {
     /// where no starting info is recorded.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spells: Vec<String>,
+    /// The game whose character he plays when two Realms are combined (3.1
+    /// 10.E.7.4.2): he enters at that game's Inn.
+    #[serde(default, skip_serializing_if = "Realm::is_first")]
+    pub realm: Realm,
 }
 
 /// The victory points a player assigned to each category before play.
