@@ -546,7 +546,8 @@ pub const TOGGLES: &[RuleToggle] = &[
                   clearing AVII5); the setup on two cards, treasures, map chits, weapons and \
                   the native boxes' horses mixed across the games, denizens, Spell cards and \
                   row-6 chits on their own card, garrisons at their own game's dwellings, a \
-                  character seated as `Amazon II` starting at a dwelling of the second game; one \
+                  character seated as `Amazon II` starting at a dwelling of the second game (and \
+                  coming back or joining late at its Inn); one \
                   Monster Roll for both cards, each chit and dwelling summoning from its own \
                   card and denizens regenerating to their own; loot from the site's own card, \
                   Lost Keys opening only their own card's locks; each game's natives hired, \
