@@ -20,6 +20,7 @@ use realmgm_core::report::ReportContext;
 
 use crate::combat::by_rounds::RoundAnswers;
 use crate::data::GameData;
+use crate::data::realms::{self, Realm};
 use crate::orders::ruling::parse_ruling;
 use crate::setup::{self, SetupInputs};
 use crate::state::MrState;
@@ -47,6 +48,22 @@ fn read_json(json: &serde_json::Value) -> anyhow::Result<MrState> {
 /// first time and shared after ([`GameState::typed`]).
 fn read_state(state: &GameState) -> anyhow::Result<Arc<MrState>> {
     state.typed(read_json)
+}
+
+/// The data a game plays with: the embedded components, and the forty
+/// tiles of the double board once two Realms are combined (3.1 10.E.7), so
+/// the second game's tiles (`AVII5`) are found by name and code.
+fn data_for(combined: bool) -> Result<&'static GameData, data::DataBroken> {
+    if combined {
+        data::combined()
+    } else {
+        data::get()
+    }
+}
+
+/// The data the game in `state` plays with ([`data_for`]).
+fn data_of(state: &MrState) -> Result<&'static GameData, data::DataBroken> {
+    data_for(state.combines_realms())
 }
 
 /// The Magic Realm state to change: the reading itself when `state` was
@@ -207,7 +224,7 @@ impl Game for MagicRealm {
     /// board and row-6 chits the players placed replace the random ones.
     /// The campaign's calendar then starts ([`start_calendar`]).
     fn start(&self, start: &Start<'_>, dice: &mut Dice) -> anyhow::Result<GameState> {
-        let data = data::get()?;
+        let data = data_for(start.rules.is_on(rules::COMBINED_REALMS))?;
         let carried = crate::development::carried(start.carry_over)?;
         let mut state = match start.setup {
             Some(chosen) => with_setup(data, start, chosen, carried, dice)?,
@@ -277,8 +294,8 @@ impl Game for MagicRealm {
         if rulings.is_empty() {
             return Ok(state.clone());
         }
-        let data = data::get()?;
         let mut mr = state_to_change(state.clone())?;
+        let data = data_of(&mr)?;
         for given in rulings {
             let ruling = parse_ruling(&given.text, data, &mr)
                 .with_context(|| format!("the ruling '{}'", given.text.trim()))?;
@@ -299,9 +316,10 @@ impl Game for MagicRealm {
         player: &str,
         text: &str,
     ) -> Result<AcceptedOrders, Vec<OrdersProblem>> {
-        let data = data::get().map_err(broken_data)?;
         // Before setup (no state) nobody plays yet: characters go unchecked.
         let in_play = read_state(state).ok();
+        let combined = in_play.as_deref().is_some_and(MrState::combines_realms);
+        let data = data_for(combined).map_err(broken_data)?;
         if let Some(mr) = in_play.as_deref().filter(|mr| mr.plays_several(player)) {
             return several::read(data, mr, rules, player, text);
         }
@@ -314,7 +332,8 @@ impl Game for MagicRealm {
     }
 
     fn reads_as_orders(&self, line: &str) -> bool {
-        data::get().is_ok_and(|data| orders::sheet::reads_as_orders(line, data))
+        // Whether a line reads as orders, the tiles of either game named.
+        data::combined().is_ok_and(|data| orders::sheet::reads_as_orders(line, data))
     }
 
     fn phases_asked(&self, orders: &AcceptedOrders) -> Option<usize> {
@@ -390,8 +409,8 @@ impl Game for MagicRealm {
         dice: &mut Dice,
     ) -> anyhow::Result<TurnStep> {
         let (rules, orders) = (turn.rules, turn.orders);
-        let data = data::get()?;
         let state = state_to_change(state)?;
+        let data = data_of(&state)?;
         let orders = day_orders(&state, orders)?;
         if !rules.is_on(rules::ROUND_BY_ROUND_COMBAT) {
             let (state, events) = day::resolve_day(data, rules, state, &orders, dice)?;
@@ -442,8 +461,8 @@ impl Game for MagicRealm {
         reader: Reader<'_>,
         context: &ReportContext,
     ) -> anyhow::Result<Report> {
-        let data = data::get()?;
         let state = read_state(state)?;
+        let data = data_of(&state)?;
         match reader {
             Reader::Player(player) => {
                 crate::report::player_report(data, &state, events, player, context)
@@ -488,8 +507,8 @@ impl Seats for MagicRealm {
         _rules: &Rules,
         seats: &[Seat],
     ) -> anyhow::Result<GameState> {
-        let data = data::get()?;
         let shared = read_state(state)?;
+        let data = data_of(&shared)?;
         // Copied only when a seat changes something: the daemon asks this
         // on every orders mail, and nearly always nothing changes.
         let mut mr = Cow::Borrowed(&*shared);
@@ -524,7 +543,11 @@ impl Seats for MagicRealm {
             let taken: Vec<&str> = mr.characters_in_play().collect();
             let unpicked = mr.unplayed_characters(data).join(", ");
             let names = data.characters.iter().map(|c| c.name.as_str());
-            let Some(character) = realmgm_core::suggest::find(wanted, names.clone()) else {
+            // A character of the second game (`Amazon II`) when two Realms
+            // are combined (3.1 10.E.7.4.2).
+            let realm = Realm::of_name(wanted);
+            let found = realmgm_core::suggest::find(&realms::printed(wanted), names.clone());
+            let Some(character) = found else {
                 anyhow::bail!(
                     "there is no character '{wanted}'{}; unpicked are {unpicked}",
                     realmgm_core::suggest::did_you_mean(wanted, names)
@@ -533,11 +556,18 @@ impl Seats for MagicRealm {
             if taken.contains(&character) {
                 anyhow::bail!("the {character} is already in the game; unpicked are {unpicked}");
             }
+            if !realm.is_first() && !mr.combines_realms() {
+                Err(setup::SetupError::SecondRealmAlone {
+                    role: wanted.to_string(),
+                    character: character.to_string(),
+                })?;
+            }
             let character = character.to_string();
             mr.to_mut().arrivals.push(crate::state::Arrival {
                 player: seat.player.clone(),
                 character,
                 spells: Vec::new(),
+                realm,
             });
         }
         Ok(match mr {
@@ -547,7 +577,8 @@ impl Seats for MagicRealm {
     }
 
     fn late_starting_info_request(&self, state: &GameState, player: &str) -> Option<String> {
-        orders::starting_info::request(data::get().ok()?, &*read_state(state).ok()?, player)
+        let mr = read_state(state).ok()?;
+        orders::starting_info::request(data_of(&mr).ok()?, &mr, player)
     }
 
     fn late_starting_info(
@@ -556,7 +587,8 @@ impl Seats for MagicRealm {
         player: &str,
         text: &str,
     ) -> Option<Result<String, StartingInfoRefused>> {
-        orders::starting_info::ruling(data::get().ok()?, &*read_state(state).ok()?, player, text)
+        let mr = read_state(state).ok()?;
+        orders::starting_info::ruling(data_of(&mr).ok()?, &mr, player, text)
     }
 
     fn plays(&self, state: &GameState, player: &str) -> bool {
@@ -570,10 +602,10 @@ impl Seats for MagicRealm {
     }
 
     fn unplayed(&self, state: &GameState) -> Vec<String> {
-        match (data::get(), read_state(state)) {
-            (Ok(data), Ok(mr)) => mr.unplayed_characters(data),
-            _ => Vec::new(),
-        }
+        let Ok(mr) = read_state(state) else {
+            return Vec::new();
+        };
+        data_of(&mr).map_or_else(|_| Vec::new(), |data| mr.unplayed_characters(data))
     }
 }
 
@@ -613,9 +645,10 @@ impl PublicPages for MagicRealm {
         disclosure: realmgm_core::page::Disclosure,
     ) -> anyhow::Result<realmgm_core::page::SiteDay> {
         let previous = previous.map(read_state).transpose()?;
+        let state = read_state(state)?;
         crate::report::site::site_day(
-            data::get()?,
-            &*read_state(state)?,
+            data_of(&state)?,
+            &state,
             previous.as_deref(),
             events,
             disclosure,

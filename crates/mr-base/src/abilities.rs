@@ -140,16 +140,17 @@ pub fn shaped_chits(
     )
 }
 
-/// The effects of the treasures he carries active, with the treasure's name.
+/// The effects of the treasures he carries active, with the name of the
+/// card he carries (either game's, `Book of Lore II`, 3.1 10.E.7.2.1).
 pub fn active_treasure_effects<'a>(
     data: &'a GameData,
-    who: &CharacterState,
+    who: &'a CharacterState,
 ) -> Vec<(&'a str, &'a TreasureEffect)> {
     who.belongings
         .iter()
         .filter(|b| b.active && b.item.kind == ItemKind::Treasure)
-        .filter_map(|b| data.treasures.iter().find(|t| t.name == b.item.name))
-        .flat_map(|t| t.effects.iter().map(move |e| (t.name.as_str(), e)))
+        .filter_map(|b| Some((b.item.name.as_str(), data.treasure(&b.item.name)?)))
+        .flat_map(|(name, t)| t.effects.iter().map(move |e| (name, e)))
         .collect()
 }
 

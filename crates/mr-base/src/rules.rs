@@ -641,14 +641,32 @@ pub const TOGGLES: &[RuleToggle] = &[
     },
     RuleToggle {
         name: "combined_realms",
-        summary: "Two games of Magic Realm on one double board. Built: the double board of \
-                  forty tiles, the second set marked II, the first Borderland dealt starting \
-                  the map (`realmgm board show --seed 2003 --realms 2`). Not built: the second set of map \
-                  chits mixed with the first and each realm's dwellings, denizens, spells and \
-                  setup card with the treasures mixed across both cards; natives of the two \
-                  realms as separate groups, Fame prices and missions per realm; summoning, \
-                  regeneration, loot, Lost Keys, potions and armour returning to their own \
-                  card; orders naming the second realm's tiles",
+        summary: "Two games of Magic Realm on one double board. Built in the engine: the double \
+                  board of forty tiles, the first Borderland dealt starting the map \
+                  (`realmgm board show --seed 2003 --realms 2`); the second game's pieces \
+                  marked II before any copy number (`Giant Bat II 1`, `Lost Keys II`, `Inn II`, \
+                  clearing AVII5); the setup on two cards, treasures, map chits, weapons and \
+                  the native boxes' horses mixed across the games, denizens, Spell cards and \
+                  row-6 chits on their own card, garrisons at their own game's dwellings, a \
+                  character seated as `Amazon II` starting at a dwelling of the second game (and \
+                  coming back or joining late at its Inn); one \
+                  Monster Roll for both cards, each chit and dwelling summoning from its own \
+                  card and denizens regenerating to their own; loot from the site's own card, \
+                  Lost Keys opening only their own card's locks; each game's natives hired, \
+                  traded with and battling as their own group, each leader and visitor with his \
+                  own card's box, Fame prices only to their own game's natives, relationships the \
+                  same with a group in every game; missions delivered to their own game's \
+                  dwelling, campaigns naming their own game's groups; potions and destroyed \
+                  armour back to their own game's box; orders naming the second game's tiles, \
+                  items and natives (`M AVII5`, `Buy: Amulet II`, `Hire: Rogues II`); the \
+                  second game's Treasure and Spell cards working as the printed ones in the day \
+                  and in combat. Not built: the second game's artifacts and books casting their \
+                  spells and being enchanted, and its Great Treasures counted for victory; the \
+                  alternative of a Monster Roll for each card (7.5); with two Realms, a board the \
+                  players build, row-6 chits they place, setup by mail and Solitaire Play",
+        // Stays refused until a whole combined campaign plays by mail: what
+        // is built above is tested through the engine (`setup` and `day`'s
+        // combined tests).
         source: "3.1 10.E.7 (Combining Realms)",
         status: NotYetImplemented,
         excludes: &[],
@@ -762,6 +780,9 @@ pub const SEASONS_TOGGLE: &str = "seasons_and_weather";
 
 /// The toggle under which a player may play several characters (3.1 10.E.4).
 pub const MULTIPLE_CHARACTERS: &str = "multiple_characters";
+
+/// The toggle that combines two Realms on one double board (3.1 10.E.7).
+pub const COMBINED_REALMS: &str = "combined_realms";
 
 /// The seasons of the year in calendar order (`data/seasons.toml`); a campaign
 /// with `seasons_and_weather` names the one it starts in.

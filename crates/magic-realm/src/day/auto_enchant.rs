@@ -100,9 +100,8 @@ fn tiles_turned_by(day: &Day<'_>, colour: Colour) -> BTreeSet<String> {
     let data = day.data;
     let state = &day.state;
     let supplies = |name: &str| {
-        data.treasures
-            .iter()
-            .filter(|t| t.name == name)
+        data.treasure(name)
+            .into_iter()
             .flat_map(|t| &t.effects)
             .any(|e| matches!(e, TreasureEffect::ColourSource { colour: c } if *c == colour))
     };

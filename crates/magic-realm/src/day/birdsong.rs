@@ -4,6 +4,9 @@
 //! every ghost come back to where they started (3.1 6.3.4), and the turn order is drawn at random —
 //! except for a character who may choose when to take his turn (the
 //! Swordsman's Clever, `data/characters.toml`) and says so on a `Turn:` line.
+//! With two Realms combined one Monster Roll serves both setup cards (3.1
+//! 10.E.7.5), and a regenerating denizen goes back to its own game's card,
+//! site or dwelling (7.5.1).
 //!
 //! Ruling: the choice is made at Birdsong from the orders (a PBEM game
 //! cannot stop between turns to ask him): `first`, `last` or a place `n`
@@ -25,6 +28,7 @@ use crate::board::ClearingId;
 use crate::data::characters::Advantage;
 use crate::data::horses::HorseStart;
 use crate::data::monsters::CounterStart;
+use crate::data::realms::{Realm, printed};
 use crate::orders::{Activity, DayOrders, TurnChoice};
 use crate::setup::counter_ids;
 use crate::state::{Belonging, Item, ItemKind, Whereabouts};
@@ -265,21 +269,28 @@ fn prowling_in_row(day: &Day<'_>, row: u8) -> Vec<String> {
     prowling
 }
 
-/// Where a counter started the game, if it is of the rolled row.
+/// Where a counter started the game, if it is of the rolled row: in its
+/// own game's box, site or dwelling (3.1 10.E.7.5.1).
 fn home(day: &Day<'_>, row: u8, id: &str) -> Option<Whereabouts> {
+    let realm = Realm::of_name(id);
+    let printed_id = printed(id);
     for monster in &day.data.monsters {
         let ids = counter_ids(monster);
-        if let Some(k) = ids.iter().position(|c| c == id) {
+        if let Some(k) = ids.iter().position(|c| *c == printed_id) {
             if monster.row != Some(row) && !monster.prowls_daily {
                 return None;
             }
             return match &monster.counters[k] {
-                CounterStart::Box { name } => Some(Whereabouts::SetupBox { name: name.clone() }),
-                CounterStart::Site { site } => Some(Whereabouts::Guarding { site: site.clone() }),
+                CounterStart::Box { name } => Some(Whereabouts::SetupBox {
+                    name: realm.mark(name),
+                }),
+                CounterStart::Site { site } => Some(Whereabouts::Guarding {
+                    site: realm.mark(site),
+                }),
                 CounterStart::Ghosts => {
                     // Every ghost goes back to the clearing it started in,
                     // dead or not (3.1 6.3.4, 6.3.4a).
-                    let tile = day.state.tile_of_chit(GHOSTS_CHIT)?;
+                    let tile = day.state.tile_of_chit(&realm.mark(GHOSTS_CHIT))?;
                     Some(Whereabouts::Clearing {
                         clearing: ClearingId::new(tile, GHOSTS_CLEARING),
                     })
@@ -287,24 +298,21 @@ fn home(day: &Day<'_>, row: u8, id: &str) -> Option<Whereabouts> {
             };
         }
     }
-    let group = day
-        .data
-        .natives
-        .iter()
-        .find(|g| g.members.iter().any(|m| m.name == id))?;
+    let group = day.data.native_group_of(id)?;
     if group.row != row {
         return None;
     }
     match group.garrison {
-        Some(dwelling) => day
-            .state
-            .dwellings
-            .get(&dwelling)
-            .map(|c| Whereabouts::Clearing {
-                clearing: c.clone(),
-            }),
+        Some(dwelling) => {
+            day.state
+                .dwellings_of(realm)
+                .get(&dwelling)
+                .map(|c| Whereabouts::Clearing {
+                    clearing: c.clone(),
+                })
+        }
         None => Some(Whereabouts::SetupBox {
-            name: group.name.clone(),
+            name: realm.mark(&group.name),
         }),
     }
 }
@@ -355,11 +363,15 @@ fn regenerate(day: &mut Day<'_>, row: u8) {
 /// spoils goes back to the rider then.
 fn give_back_horse(day: &mut Day<'_>, id: &str) {
     let state = &mut day.state;
+    let realm = Realm::of_name(id);
+    let rider = printed(id);
     for horse in &day.data.horses {
-        if !matches!(&horse.start, HorseStart::Rider { native } if native == id) {
+        if !matches!(&horse.start, HorseStart::Rider { native } if *native == rider) {
             continue;
         }
-        let is_it = |item: &Item| item.kind == ItemKind::Horse && item.name == horse.name;
+        // The rider's own game's horse (3.1 10.E.7.5.1).
+        let name = realm.mark(&horse.name);
+        let is_it = |item: &Item| item.kind == ItemKind::Horse && item.name == name;
         for held in state.holdings.values_mut() {
             held.retain(|i| !is_it(i));
         }
@@ -367,7 +379,7 @@ fn give_back_horse(day: &mut Day<'_>, id: &str) {
             c.belongings.retain(|b| !is_it(&b.item));
             // What it carried for him as a pack horse stays with him,
             // inactive, as if unloaded.
-            if let Some(load) = c.pack.remove(&horse.name) {
+            if let Some(load) = c.pack.remove(&name) {
                 c.belongings.extend(load.into_iter().map(|item| Belonging {
                     item,
                     active: false,
@@ -386,17 +398,12 @@ fn give_back_horse(day: &mut Day<'_>, id: &str) {
             .or_default()
             .push(Item {
                 kind: ItemKind::Horse,
-                name: horse.name.clone(),
+                name,
             });
     }
 }
 
 /// Denizens of the row, garrisons included (they regenerate at home).
 fn prowls_on_row(day: &Day<'_>, row: u8, id: &str) -> bool {
-    prowls(day.data, row, id)
-        || day
-            .data
-            .natives
-            .iter()
-            .any(|g| g.row == row && g.members.iter().any(|m| m.name == id))
+    prowls(day.data, row, id) || day.data.native_group_of(id).is_some_and(|g| g.row == row)
 }

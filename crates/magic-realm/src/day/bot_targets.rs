@@ -162,12 +162,7 @@ pub fn to_sell(data: &GameData, who: &CharacterState) -> Vec<String> {
     who.belongings
         .iter()
         .filter(|b| b.item.kind == ItemKind::Treasure)
-        .filter(|b| {
-            data.treasures
-                .iter()
-                .find(|t| t.name == b.item.name)
-                .is_some_and(|t| !t.great)
-        })
+        .filter(|b| data.treasure(&b.item.name).is_some_and(|t| !t.great))
         .map(|b| b.item.name.clone())
         .collect()
 }

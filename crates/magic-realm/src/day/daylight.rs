@@ -148,9 +148,8 @@ pub(super) fn committed_sources(
         }
         ItemKind::Treasure => day
             .data
-            .treasures
-            .iter()
-            .filter(|t| t.name == b.item.name)
+            .treasure(&b.item.name)
+            .into_iter()
             .flat_map(|t| t.effects.iter())
             .any(|e| {
                 matches!(e, TreasureEffect::ExtraPhase { activity, .. }

@@ -345,7 +345,7 @@ fn rebels_elsewhere(
         let mut fame = 0;
         for h in &day.state.characters[seat].hirelings {
             if let Some((g, native)) = find_member(&day.data.natives, &h.native)
-                && g.name == *group
+                && crate::data::realms::Realm::of_name(&h.native).mark(&g.name) == *group
                 && battle.find(&h.native).is_none()
             {
                 rebels.push(h.native.clone());
@@ -405,9 +405,9 @@ fn casters_here(
                     .is_some_and(|t| t.cast.is_some());
             may_cast
                 && (!c.magic.spells.is_empty()
-                    || c.belongings.iter().any(|b| {
-                        b.active && day.data.treasures.iter().any(|t| t.name == b.item.name)
-                    }))
+                    || c.belongings
+                        .iter()
+                        .any(|b| b.active && day.data.treasure(&b.item.name).is_some()))
         })
 }
 
@@ -731,9 +731,10 @@ fn drinks(
 
 /// Carry the battle's results into the game state.
 /// A destroyed ordinary armour counter reappears intact in its natives'
-/// box on the Setup Card, the garrison dwelling's holdings (3.1 8.4.9k.3);
-/// treasure armour has left the game (8.4.9k.4).
-fn regenerate_armor(
+/// box on the Setup Card, the garrison dwelling's holdings (3.1 8.4.9k.3),
+/// of its own game when two Realms are combined (10.E.7.8); treasure armour
+/// has left the game (8.4.9k.4).
+pub(super) fn regenerate_armor(
     data: &crate::data::GameData,
     holdings: &mut BTreeMap<String, Vec<crate::state::Item>>,
     armor: &str,
@@ -744,8 +745,9 @@ fn regenerate_armor(
     let Some(garrison) = data.setup_card.garrison.iter().find(|g| g.group == group) else {
         return;
     };
+    let realm = crate::data::realms::Realm::of_name(armor);
     holdings
-        .entry(garrison.dwelling.label().to_string())
+        .entry(realm.mark(garrison.dwelling.label()))
         .or_default()
         .push(crate::state::Item {
             kind: ItemKind::Armor,

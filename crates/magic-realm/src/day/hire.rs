@@ -9,6 +9,10 @@
 //! expired hireling rejoins the unhired members of his group where they
 //! stand, else goes home to his garrison's dwelling, else to his group's
 //! box on the setup card (ruling).
+//!
+//! With two Realms combined each game's group is hired apart (3.1
+//! 10.E.7.7): `Hire: Rogues II` names the second game's Rogues, whose
+//! counters carry the mark (`Rogue II 3`).
 
 use serde::{Deserialize, Serialize};
 
@@ -17,6 +21,7 @@ use super::PhaseOutcome;
 use super::events::Happening;
 use super::meeting::{Deal, DealStep, negotiate, pay};
 use crate::data::natives::{Hire, Native, NativeGroup, find_member};
+use crate::data::realms::{Realm, printed};
 use crate::orders::DayOrders;
 use crate::state::hiring::members_in;
 use crate::state::hiring::{next_among, next_to_hire};
@@ -84,7 +89,9 @@ pub fn hire(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
             }
             None => {}
         }
-        let what = wanted.what.as_str();
+        let realm = Realm::of_name(&wanted.what);
+        let printed_what = printed(&wanted.what);
+        let what = printed_what.as_str();
         let group = day
             .data
             .natives
@@ -101,16 +108,17 @@ pub fn hire(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
             refusals.push(format!("there are no natives called '{}'", wanted.what));
             continue;
         };
+        let group_name = realm.mark(&group.name);
         let named_member = group.members.iter().find(|m| same(&m.name, what));
-        let own = his_own_here(day, who, group, named_member);
-        let next = next_to_hire(&day.state, group, &here);
+        let own = his_own_here(day, who, realm, group, named_member);
+        let next = next_to_hire(&day.state, realm, group, &here);
         // A member of his own named, or none unhired here: he rehires.
         if !own.is_empty() && (next.is_empty() || named_member.is_some_and(|m| own.contains(&m))) {
-            chosen = Some((group, own, wanted.max_gold, true));
+            chosen = Some((realm, group, own, wanted.max_gold, true));
             break;
         }
         if next.is_empty() {
-            refusals.push(format!("no unhired {} are in {here}", group.name));
+            refusals.push(format!("no unhired {group_name} are in {here}"));
             continue;
         }
         let single = next.len() == 1 && group.hire == Hire::Single;
@@ -119,24 +127,26 @@ pub fn hire(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
             && member.name != next[0].name
         {
             refusals.push(format!(
-                "the {} are hired one at a time, highest number first and leader last: {} \
-                 comes before {}",
-                group.name, next[0].name, member.name
+                "the {group_name} are hired one at a time, highest number first and leader \
+                 last: {} comes before {}",
+                realm.mark(&next[0].name),
+                realm.mark(&member.name)
             ));
             continue;
         }
-        chosen = Some((group, next, wanted.max_gold, false));
+        chosen = Some((realm, group, next, wanted.max_gold, false));
         break;
     }
-    let Some((group, natives, max_gold, rehire)) = chosen else {
+    let Some((realm, group, natives, max_gold, rehire)) = chosen else {
         return PhaseOutcome::Lost {
             reason: refusals.join("; "),
         };
     };
     let wages: u32 = natives.iter().map(|m| u32::from(m.wage)).sum();
+    let group_name = realm.mark(&group.name);
     let deal = Deal {
-        group: &group.name,
-        members_present: members_in(&day.state, group, &here),
+        group: &group_name,
+        members_present: members_in(&day.state, realm, group, &here),
         activity: MeetingUse::Hire,
         price: wages,
         max_gold,
@@ -146,7 +156,7 @@ pub fn hire(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
         boon: orders.boon,
     };
     if let Some(gold) = negotiate(day, who, &deal, wrap) {
-        let names: Vec<String> = natives.iter().map(|m| m.name.clone()).collect();
+        let names: Vec<String> = natives.iter().map(|m| realm.mark(&m.name)).collect();
         if rehire {
             extend_terms(day, who, names, gold);
         } else {
@@ -163,6 +173,7 @@ pub fn hire(day: &mut Day<'_>, who: usize, orders: &DayOrders) -> PhaseOutcome {
 fn his_own_here<'g>(
     day: &Day<'_>,
     who: usize,
+    realm: Realm,
     group: &'g NativeGroup,
     named: Option<&'g Native>,
 ) -> Vec<&'g Native> {
@@ -174,12 +185,9 @@ fn his_own_here<'g>(
         .members
         .iter()
         .filter(|m| {
-            c.hirelings.iter().any(|h| h.native == m.name)
-                && day
-                    .state
-                    .denizens
-                    .get(&m.name)
-                    .is_some_and(|d| d.at == here)
+            let id = realm.mark(&m.name);
+            c.hirelings.iter().any(|h| h.native == id)
+                && day.state.denizens.get(&id).is_some_and(|d| d.at == here)
         })
         .collect();
     match (group.hire, named) {
@@ -256,8 +264,10 @@ pub fn count_down_hire_terms(day: &mut Day<'_>) {
     }
 }
 
-/// Where a native whose term ended goes (see the module ruling).
+/// Where a native whose term ended goes (see the module ruling): all
+/// within his own game (3.1 10.E.7.5.1).
 fn home_of(day: &Day<'_>, native: &str) -> Whereabouts {
+    let realm = Realm::of_name(native);
     let Some((group, _)) = find_member(&day.data.natives, native) else {
         return day
             .state
@@ -267,19 +277,23 @@ fn home_of(day: &Day<'_>, native: &str) -> Whereabouts {
             .unwrap_or(Whereabouts::Dead);
     };
     let with_group = group.members.iter().find_map(|m| {
-        let state = day.state.denizens.get(&m.name)?;
-        let unhired = m.name != native && day.state.employer_of(&m.name).is_none();
+        let id = realm.mark(&m.name);
+        let state = day.state.denizens.get(&id)?;
+        let unhired = id != native && day.state.employer_of(&id).is_none();
         (unhired && state.at != Whereabouts::Dead).then(|| state.at.clone())
     });
     if let Some(at) = with_group {
         return at;
     }
-    if let Some(clearing) = group.garrison.and_then(|d| day.state.dwellings.get(&d)) {
+    let home = group
+        .garrison
+        .and_then(|d| day.state.dwellings_of(realm).get(&d));
+    if let Some(clearing) = home {
         return Whereabouts::Clearing {
             clearing: clearing.clone(),
         };
     }
     Whereabouts::SetupBox {
-        name: group.name.clone(),
+        name: realm.mark(&group.name),
     }
 }

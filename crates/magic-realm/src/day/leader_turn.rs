@@ -107,6 +107,7 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
         player: player.clone(),
         controller: boss.controller.clone(),
         start: boss.start,
+        realm: crate::data::realms::Realm::of_name(native),
         position: clearing.clone(),
         gold: boss.gold,
         weapon: None,

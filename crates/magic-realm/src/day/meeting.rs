@@ -24,6 +24,7 @@ use super::events::Happening;
 use super::{Day, modifiers};
 use crate::data::GameData;
 use crate::data::characters::Relationship;
+use crate::data::realms::printed;
 use crate::data::terms::Roll;
 use crate::orders::{BoonChoice, Settle};
 use crate::state::{BoonOwed, CharacterState, MrState};
@@ -141,7 +142,8 @@ pub fn move_relationship(day: &mut Day<'_>, who: usize, group: &str, levels: i8,
         return;
     }
     let owner = principal(day, who);
-    day.state.characters[owner].shift_relationship(group, levels);
+    // Relationships are with a group in every game (3.1 10.E.7.4.2).
+    day.state.characters[owner].shift_relationship(&printed(group), levels);
     let now = relationship(day, owner, group);
     let step = DealStep::Moved {
         character: day.state.characters[owner].name.clone(),
@@ -208,14 +210,18 @@ pub fn relationship_of(
 /// character who started below 3rd level under Development), moved by
 /// the levels he has won or lost for good and by two for a partner of his
 /// campaign (3.1 7.2.4h.1, 7.6.5e, 10.B.6). A hired leader deals with his
-/// employer's relationships (3.1 7.6.5a).
+/// employer's relationships (3.1 7.6.5a). With two Realms combined his
+/// relationships are the same with a group in every game (10.E.7.4.2);
+/// his campaign names only its own game's groups (7.7.4).
 pub fn level_of(
     data: &GameData,
     rules: &Rules,
     state: &MrState,
     me: &CharacterState,
-    group: &str,
+    marked_group: &str,
 ) -> i16 {
+    let printed_group = printed(marked_group);
+    let group = printed_group.as_str();
     let me = state
         .employer_of(&me.name)
         .and_then(|boss| state.characters.get(boss))
@@ -224,7 +230,7 @@ pub fn level_of(
     if let Some(spelled) = crate::magic::influence::relationship(state, data, name, group) {
         return spelled.level();
     }
-    let campaign = super::missions::campaign_side(data, me, group);
+    let campaign = super::missions::campaign_side(data, me, marked_group);
     if campaign == CampaignSide::Foe {
         return Relationship::Enemy.level();
     }

@@ -12,6 +12,7 @@ use realmgm_core::game::Observers;
 
 use super::events::{Happening, MidnightEvent};
 use super::{Day, victory};
+use crate::data::realms::Realm;
 use crate::data::treasures::TreasureEffect;
 use crate::orders::DayOrders;
 use crate::state::ItemKind;
@@ -88,14 +89,17 @@ pub fn midnight(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
 
 /// Every potion a character activated today expires and goes back, face
 /// down, to the visitor or dwelling named on its card, to be bought again
-/// (3.1 8.9.2a). A potion is active only on the day it is used.
+/// (3.1 8.9.2a); with two Realms combined, to its own game's (10.E.7.8). A
+/// potion is active only on the day it is used.
 fn return_potions(day: &mut Day<'_>) {
     for who in 0..day.state.characters.len() {
         let data = day.data;
         let returns_to = |name: &str| {
-            let treasure = data.treasures.iter().find(|t| t.name == name)?;
+            let treasure = data.treasure(name)?;
             treasure.effects.iter().find_map(|e| match e {
-                TreasureEffect::Potion { returns_to } => Some(returns_to.clone()),
+                TreasureEffect::Potion { returns_to } => {
+                    Some(Realm::of_name(name).mark(returns_to))
+                }
                 _ => None,
             })
         };

@@ -39,6 +39,7 @@ use serde::{Deserialize, Serialize};
 use crate::board::ClearingId;
 use crate::data::GameData;
 use crate::data::chits::{GoldSpecial, GoldSpecialKind};
+use crate::data::realms::{Realm, printed};
 use crate::data::seasons::Season;
 use crate::data::terms::Dwelling;
 use crate::day::refusal::PhaseError;
@@ -281,8 +282,11 @@ fn chit_data<'d>(day: &Day<'d>, name: &str) -> Option<&'d GoldSpecial> {
     gold_special(day.data, name)
 }
 
+/// A mission or campaign chit of either game (`Escort Party II` is the
+/// second game's, 3.1 10.E.7.2.1).
 fn gold_special<'d>(data: &'d GameData, name: &str) -> Option<&'d GoldSpecial> {
-    data.chits.gold_special.iter().find(|g| g.name == name)
+    let printed = printed(name);
+    data.chits.gold_special.iter().find(|g| g.name == printed)
 }
 
 /// The last game day of a chit taken on `taken_on`.
@@ -350,7 +354,7 @@ fn abandon(day: &mut Day<'_>, who: usize, wanted: &str) {
     };
     let character = c.name.clone();
     let left_in = c.position.clone();
-    let on_map = foes(day, chit)
+    let on_map = foes(day, chit, &held.chit)
         .into_iter()
         .any(|at| matches!(at, crate::state::Whereabouts::Clearing { .. }));
     if on_map {
@@ -390,7 +394,13 @@ pub fn on_entering(day: &mut Day<'_>, who: usize) {
         .filter(|t| {
             t.deliver_to
                 .as_ref()
-                .is_some_and(|d| day.state.dwellings.get(&d.dwelling) == Some(&here))
+                // Only to its own game's dwelling (3.1 10.E.7.7.3).
+                .is_some_and(|d| {
+                    day.state
+                        .dwellings_of(Realm::of_name(&t.chit))
+                        .get(&d.dwelling)
+                        == Some(&here)
+                })
         })
         .cloned()
         .collect();
@@ -424,7 +434,9 @@ pub fn on_entering(day: &mut Day<'_>, who: usize) {
 fn take(day: &mut Day<'_>, who: usize, wanted: &str) {
     let character = day.state.characters[who].name.clone();
     let all = day.data.chits.gold_special.iter().map(|g| g.name.as_str());
-    let Some(chit) = suggest::find(wanted, all).and_then(|n| chit_data(day, n)) else {
+    let realm = Realm::of_name(wanted);
+    let found = suggest::find(&printed(wanted), all).and_then(|n| chit_data(day, n));
+    let Some(chit) = found else {
         let hint = suggest::did_you_mean(
             wanted,
             day.data.chits.gold_special.iter().map(|g| g.name.as_str()),
@@ -441,18 +453,20 @@ fn take(day: &mut Day<'_>, who: usize, wanted: &str) {
         );
         return;
     };
+    // The chit of the game he names (3.1 10.E.7.2.1).
+    let name = realm.mark(&chit.name);
     let here = day.state.characters[who].position.clone();
-    if day.state.visitors_on_map.get(&chit.name) != Some(&here) {
+    if day.state.visitors_on_map.get(&name) != Some(&here) {
         // A standing order: said to him alone, and only when the chit is
         // not simply elsewhere (that is the usual case).
         if day.state.characters[who]
             .gold_specials
             .iter()
-            .any(|t| t.chit == chit.name)
+            .any(|t| t.chit == name)
         {
             let event = MissionEvent::NotTaken {
                 character,
-                chit: chit.name.clone(),
+                chit: name.clone(),
                 reason: "already held".into(),
             };
             let observers = day.only(who);
@@ -465,18 +479,18 @@ fn take(day: &mut Day<'_>, who: usize, wanted: &str) {
     }
     let taken_on = day.state.day + 1;
     let result = match chit.kind {
-        GoldSpecialKind::Mission => take_mission(day, who, chit, taken_on),
-        GoldSpecialKind::Campaign => take_campaign(day, who, chit, taken_on),
+        GoldSpecialKind::Mission => take_mission(day, who, chit, &name, taken_on),
+        GoldSpecialKind::Campaign => take_campaign(day, who, chit, &name, taken_on),
     };
     let event = match result {
         Ok((taken, event)) => {
-            day.state.visitors_on_map.remove(&chit.name);
+            day.state.visitors_on_map.remove(&name);
             day.state.characters[who].gold_specials.push(taken);
             event
         }
         Err(reason) => MissionEvent::NotTaken {
             character,
-            chit: chit.name.clone(),
+            chit: name,
             reason: reason.to_string(),
         },
     };
@@ -513,12 +527,16 @@ fn can_pay(c: &CharacterState, cost: Cost) -> Result<(), PhaseError> {
 /// taken (3.1 7.2.4e.1).
 const NO_ROUTE_REWARD: u16 = 30;
 
+/// Take the mission `chit`, called `name` in its game; it goes to a
+/// dwelling of that game (3.1 10.E.7.7.3).
 fn take_mission(
     day: &mut Day<'_>,
     who: usize,
     chit: &GoldSpecial,
+    name: &str,
     taken_on: u32,
 ) -> Result<(TakenChit, MissionEvent), PhaseError> {
+    let dwellings = day.state.dwellings_of(Realm::of_name(name));
     let cost = Cost::of(chit);
     can_pay(&day.state.characters[who], cost)?;
     let season = season(day);
@@ -530,13 +548,11 @@ fn take_mission(
     let here = day.state.characters[who].position.clone();
     let at_first = column
         .first()
-        .is_some_and(|d| day.state.dwellings.get(d) == Some(&here));
+        .is_some_and(|d| dwellings.get(d) == Some(&here));
     let dwelling = *column
         .get(usize::from(at_first))
         .ok_or_else(|| format!("the season names no destination for {}", chit.name))?;
-    let route = day
-        .state
-        .dwellings
+    let route = dwellings
         .get(&dwelling)
         .and_then(|at| route_length(day, &here, at));
     let reward = route.map_or(NO_ROUTE_REWARD, |n| {
@@ -545,13 +561,13 @@ fn take_mission(
     let c = &mut day.state.characters[who];
     cost.apply(c, -1);
     let taken = TakenChit {
-        chit: chit.name.clone(),
+        chit: name.to_string(),
         taken_on,
         deliver_to: Some(Delivery { dwelling, reward }),
     };
     let event = MissionEvent::MissionTaken {
         character: c.name.clone(),
-        chit: chit.name.clone(),
+        chit: name.to_string(),
         to: dwelling,
         route,
         reward,
@@ -562,15 +578,23 @@ fn take_mission(
 }
 
 /// The counters a campaign is waged against: its foe groups' members and
-/// its foe monsters (3.1 7.2.4f).
-fn foes<'s>(day: &'s Day<'_>, chit: &GoldSpecial) -> Vec<&'s crate::state::Whereabouts> {
+/// its foe monsters (3.1 7.2.4f), of the chit's own game, called `name`
+/// there (7.7.4).
+fn foes<'s>(
+    day: &'s Day<'_>,
+    chit: &GoldSpecial,
+    name: &str,
+) -> Vec<&'s crate::state::Whereabouts> {
+    let realm = Realm::of_name(name);
     day.state
         .denizens
         .iter()
+        .filter(|(id, _)| Realm::of_name(id) == realm)
         .filter(|(id, _)| {
-            let in_group = day.data.natives.iter().any(|g| {
-                chit.enemies.contains(&g.name) && g.members.iter().any(|m| &m.name == *id)
-            });
+            let in_group = day
+                .data
+                .native_group_of(id)
+                .is_some_and(|g| chit.enemies.contains(&g.name));
             let monster = day
                 .data
                 .monster_of(id)
@@ -581,10 +605,13 @@ fn foes<'s>(day: &'s Day<'_>, chit: &GoldSpecial) -> Vec<&'s crate::state::Where
         .collect()
 }
 
+/// Take the campaign `chit`, called `name` in its game, whose foes are
+/// that game's (3.1 10.E.7.7.4).
 fn take_campaign(
     day: &mut Day<'_>,
     who: usize,
     chit: &GoldSpecial,
+    name: &str,
     taken_on: u32,
 ) -> Result<(TakenChit, MissionEvent), PhaseError> {
     let c = &day.state.characters[who];
@@ -599,7 +626,7 @@ fn take_campaign(
         )
         .into());
     }
-    let on_map = foes(day, chit)
+    let on_map = foes(day, chit, name)
         .into_iter()
         .any(|at| matches!(at, crate::state::Whereabouts::Clearing { .. }));
     if !on_map {
@@ -612,13 +639,13 @@ fn take_campaign(
     let mut enemies = chit.enemies.clone();
     enemies.extend(chit.enemy_monsters.iter().cloned());
     let taken = TakenChit {
-        chit: chit.name.clone(),
+        chit: name.to_string(),
         taken_on,
         deliver_to: None,
     };
     let event = MissionEvent::CampaignTaken {
         character: c.name.clone(),
-        chit: chit.name.clone(),
+        chit: name.to_string(),
         cost,
         allies: chit.allies.clone(),
         enemies,
@@ -647,15 +674,19 @@ pub fn route_length(day: &Day<'_>, from: &ClearingId, to: &ClearingId) -> Option
 
 /// Whether the campaign `me` wages makes `group` his partner or his foe
 /// (3.1 7.2.4f).
-pub fn campaign_side(data: &GameData, me: &CharacterState, group: &str) -> CampaignSide {
+pub fn campaign_side(data: &GameData, me: &CharacterState, marked_group: &str) -> CampaignSide {
+    // A campaign chit names only its own game's groups (3.1 10.E.7.7.4).
+    let realm = Realm::of_name(marked_group);
+    let group = printed(marked_group);
     me.gold_specials
         .iter()
+        .filter(|t| Realm::of_name(&t.chit) == realm)
         .filter_map(|t| gold_special(data, &t.chit))
         .filter(|g| g.kind == GoldSpecialKind::Campaign)
         .find_map(|g| {
-            if g.allies.iter().any(|a| a == group) {
+            if g.allies.contains(&group) {
                 Some(CampaignSide::Partner)
-            } else if g.enemies.iter().any(|e| e == group) {
+            } else if g.enemies.contains(&group) {
                 Some(CampaignSide::Foe)
             } else {
                 None
@@ -675,7 +706,7 @@ pub fn midnight(day: &mut Day<'_>, today: u32) {
             let data = chit_data(day, &t.chit);
             let won = data.is_some_and(|g| {
                 g.kind == GoldSpecialKind::Campaign
-                    && foes(day, g)
+                    && foes(day, g, &t.chit)
                         .into_iter()
                         .all(|at| *at == crate::state::Whereabouts::Dead)
             });

@@ -17,6 +17,8 @@ pub mod bot_plan;
 pub mod bot_targets;
 pub mod cache;
 pub mod citations;
+#[cfg(test)]
+mod combined_realms_tests;
 pub mod daylight;
 pub mod dealings;
 pub mod development;

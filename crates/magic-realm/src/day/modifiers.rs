@@ -49,12 +49,7 @@ pub fn for_roll(day: &Day<'_>, who: usize, roll: Roll) -> Modifiers {
             if belonging.item.kind != ItemKind::Treasure {
                 continue;
             }
-            let Some(treasure) = day
-                .data
-                .treasures
-                .iter()
-                .find(|t| t.name == belonging.item.name)
-            else {
+            let Some(treasure) = day.data.treasure(&belonging.item.name) else {
                 continue;
             };
             for effect in &treasure.effects {

@@ -241,7 +241,9 @@ fn unplayed_character(day: &Day<'_>, wanted: &str) -> Option<String> {
 pub fn admit_arrivals(day: &mut Day<'_>) {
     let arrivals = std::mem::take(&mut day.state.arrivals);
     for arrival in arrivals {
-        let Some(inn) = day.state.dwellings.get(&Dwelling::Inn).cloned() else {
+        // His own game's Inn when two Realms are combined (3.1 10.E.7.4.2).
+        let inn = day.state.dwellings_of(arrival.realm).get(&Dwelling::Inn);
+        let Some(inn) = inn.cloned() else {
             day.emit(
                 Observers::Gm,
                 Happening::Restart(RestartEvent::CannotEnter {
@@ -260,7 +262,7 @@ pub fn admit_arrivals(day: &mut Day<'_>) {
             // `Seats::admit` checked the name against the same data.
             unreachable!("an admitted character is in the game data");
         };
-        let character = fresh_at_inn(
+        let mut character = fresh_at_inn(
             day,
             kind,
             arrival.player.clone(),
@@ -268,6 +270,7 @@ pub fn admit_arrivals(day: &mut Day<'_>) {
             &arrival.spells,
             Choices::default(),
         );
+        character.realm = arrival.realm;
         day.state.characters.push(character);
         day.emit(
             Observers::Everyone,
@@ -288,10 +291,13 @@ fn restart(
     spells: Option<&String>,
 ) {
     let name = day.state.characters[who].name.clone();
+    // With two Realms combined he comes back at his own game's Inn, still
+    // of that game (3.1 10.E.7.4.2).
+    let realm = day.state.characters[who].realm;
     let entry = day.state.solitaire_entry.clone();
     let Some(inn) = entry
         .clone()
-        .or_else(|| day.state.dwellings.get(&Dwelling::Inn).cloned())
+        .or_else(|| day.state.dwellings_of(realm).get(&Dwelling::Inn).cloned())
     else {
         day.emit(
             Observers::Everyone,
@@ -339,6 +345,7 @@ fn restart(
         .and_then(|text| crate::setup::by_mail::read_spells(&card, Some(text), day.data).ok())
         .unwrap_or_default();
     let mut character = fresh_at_inn(day, kind, player, &inn, &spells, choices);
+    character.realm = realm;
     // A replacement keeps the seat of the character he replaces, and so his
     // player (3.1 10.E.4.7).
     character.controller = controller;

@@ -342,6 +342,7 @@ fn a_late_joiner_records_victory_points_by_the_weeks_left_3_1_10_e_2_5() {
         player: "Erin".into(),
         character: "Black Knight".into(),
         spells: Vec::new(),
+        realm: Default::default(),
     });
     let points = |state: &crate::state::MrState| state.joiner_victory_points();
     assert_eq!(points(&state), 5, "before day 1: the whole game");
@@ -375,6 +376,7 @@ fn a_starting_ruling_is_for_a_character_about_to_enter_and_reads_as_at_setup() {
         player: "Erin".into(),
         character: "Wizard".into(),
         spells: Vec::new(),
+        realm: Default::default(),
     });
     let refused = |text: &str| parse_ruling(text, data(), &state).unwrap_err().to_string();
     assert!(refused("starting Amazon victory F 5").contains("in the Realm already"));

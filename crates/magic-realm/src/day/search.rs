@@ -24,9 +24,10 @@ use super::{Day, PhaseOutcome, modifiers};
 use crate::board::ClearingId;
 use crate::data::characters::{ActionChit, Advantage, ChitAction};
 use crate::data::chits::SiteAccess;
+use crate::data::realms::Realm;
 use crate::data::terms::{Roll, Strength};
 use crate::data::tiles::{ClearingKind, PathKind};
-use crate::data::treasures::TreasureEffect;
+use crate::data::treasures::{Treasure, TreasureEffect};
 use crate::day::refusal::PhaseError;
 use crate::orders::{SearchTable, Take};
 use crate::state::SightOf;
@@ -250,12 +251,20 @@ pub(super) fn has_active_effect(
     who: usize,
     wanted: impl Fn(&TreasureEffect) -> bool,
 ) -> bool {
+    active_treasures(day, who).any(|(_, t)| t.effects.iter().any(&wanted))
+}
+
+/// The active Treasure cards `who` carries, each with its card's data.
+fn active_treasures<'a>(
+    day: &'a Day<'_>,
+    who: usize,
+) -> impl Iterator<Item = (&'a Item, &'a Treasure)> + 'a {
+    let data = day.data;
     day.state.characters[who]
         .belongings
         .iter()
         .filter(|b| b.active && b.item.kind == ItemKind::Treasure)
-        .filter_map(|b| day.data.treasures.iter().find(|t| t.name == b.item.name))
-        .any(|t| t.effects.iter().any(&wanted))
+        .filter_map(move |b| Some((&b.item, data.treasure(&b.item.name)?)))
 }
 
 /// Roll on a search table through the day's dice (the roll is an event the
@@ -742,13 +751,19 @@ fn pay_access(
 /// Open a locked site (the Vault, the Crypt of the Knight): with active
 /// Lost Keys, else by a Tremendous effort (`tables/search.rs` "Loot"). Ruling:
 /// the effort fatigues his first fresh MOVE or FIGHT chit of T strength
-/// with an effort star, each time he searches there.
+/// with an effort star, each time he searches there. With two Realms
+/// combined a game's Lost Keys open only its own card's locks (3.1
+/// 10.E.7.6).
 pub(super) fn open_with_key_or_effort(
     day: &mut Day<'_>,
     who: usize,
     site: &str,
 ) -> Result<(), PhaseError> {
-    if has_active_effect(day, who, |e| *e == TreasureEffect::OpensLocks) {
+    let realm = Realm::of_name(site);
+    let opens = active_treasures(day, who).any(|(item, t)| {
+        t.effects.contains(&TreasureEffect::OpensLocks) && Realm::of_name(&item.name) == realm
+    });
+    if opens {
         return Ok(());
     }
     let character = &mut day.state.characters[who];
@@ -762,8 +777,9 @@ pub(super) fn open_with_key_or_effort(
     });
     let Some(chit) = chit else {
         return Err(format!(
-            "the {site} opens only with the Lost Keys active or by fatiguing a fresh T-strength \
-             MOVE or FIGHT chit, and the {} has neither",
+            "the {site} opens only with the {} active or by fatiguing a fresh T-strength MOVE \
+             or FIGHT chit, and the {} has neither",
+            realm.mark("Lost Keys"),
             character.name
         )
         .into());
@@ -816,7 +832,7 @@ fn take_item(
         return;
     };
     let treasure = (item.kind == ItemKind::Treasure)
-        .then(|| day.data.treasures.iter().find(|t| t.name == item.name))
+        .then(|| day.data.treasure(&item.name))
         .flatten();
     if super::treasure_sites::is_site_card(day, &item) {
         // A site card stays where it is found and is searched on its own

@@ -9,6 +9,11 @@
 //! visitor and campaign chits to their leader or site there (7.13.5).
 //! Only the first individual to end his turn with a chit face up makes it
 //! summon that day (7.13.3b.2); arrivals block unhidden characters.
+//!
+//! Two Realms combined (3.1 10.E.7.5.1): a map chit or dwelling summons
+//! only from its own game's setup card, and a warning chit shows its own
+//! game's dwelling, garrison and ghosts; the one Monster Roll (7.5) sets
+//! both cards' rows prowling.
 
 use realmgm_core::game::Observers;
 
@@ -20,7 +25,7 @@ use crate::board::ClearingId;
 use crate::board::layout::FIRST_TILE;
 use crate::data::GameData;
 use crate::data::characters::{Advantage, SummonChit};
-use crate::data::natives::NativeGroup;
+use crate::data::realms::{Realm, printed};
 use crate::data::setup_card::ChitWord;
 use crate::data::terms::{Dwelling, TileGroup};
 use crate::data::tiles::PathKind;
@@ -33,13 +38,6 @@ const QUIET_MONSTERS: &str = "quiet_monsters";
 /// clearings that connects to the Borderland by road (3.1 7.13.2c).
 const CAMPFIRE_CLEARINGS: [u8; 3] = [5, 4, 2];
 
-/// The native group a member counter belongs to.
-pub fn group_of<'a>(data: &'a GameData, id: &str) -> Option<&'a NativeGroup> {
-    data.natives
-        .iter()
-        .find(|g| g.members.iter().any(|m| m.name == id))
-}
-
 /// Whether the counter prowls today: monsters of the rolled row and the
 /// ghosts, and the roving native groups of the row (garrisons never leave
 /// their dwelling).
@@ -47,7 +45,8 @@ pub fn prowls(data: &GameData, row: u8, id: &str) -> bool {
     if let Some(monster) = data.monster_of(id) {
         return monster.prowls_daily || monster.row == Some(row);
     }
-    group_of(data, id).is_some_and(|g| g.row == row && g.garrison.is_none())
+    data.native_group_of(id)
+        .is_some_and(|g| g.row == row && g.garrison.is_none())
 }
 
 /// End the turn of `who` (his followers end theirs with him).
@@ -158,7 +157,9 @@ fn reveal_tile(day: &mut Day<'_>, tile: &str) {
         }),
     );
     for name in names {
-        let Some(warning) = day.data.chits.warning.iter().find(|w| w.name == name) else {
+        let realm = Realm::of_name(&name);
+        let chit = printed(&name);
+        let Some(warning) = day.data.chits.warning.iter().find(|w| w.name == chit) else {
             continue;
         };
         // A Valley chit turns up in play only under Solitaire Play: its
@@ -174,24 +175,26 @@ fn reveal_tile(day: &mut Day<'_>, tile: &str) {
             continue;
         };
         if let Some(dwelling) = warning.dwelling
-            && !day.state.dwellings.contains_key(&dwelling)
+            && !day.state.dwellings_of(realm).contains_key(&dwelling)
         {
-            day.state.dwellings.insert(dwelling, clearing.clone());
+            day.state
+                .dwellings_of_mut(realm)
+                .insert(dwelling, clearing.clone());
             day.emit(
                 Observers::Everyone,
                 Happening::Arrival(ArrivalEvent::DwellingAppears {
-                    dwelling: dwelling.label().to_string(),
+                    dwelling: realm.mark(dwelling.label()),
                     clearing: clearing.clone(),
                     in_valley,
                 }),
             );
-            garrison_comes(day, dwelling, &clearing);
+            garrison_comes(day, realm, dwelling, &clearing);
         }
         if in_valley && warning.ghosts > 0 {
             let ghosts = counters_at(
                 day,
                 &Whereabouts::SetupBox {
-                    name: GHOSTS_BOX.to_string(),
+                    name: realm.mark(GHOSTS_BOX),
                 },
             );
             arrive(day, ghosts, &clearing, format!("the ghosts of {name}"));
@@ -199,16 +202,17 @@ fn reveal_tile(day: &mut Day<'_>, tile: &str) {
     }
 }
 
-/// The natives who live at `dwelling`, waiting off the map while its chit
-/// was face down, come to it as it appears (3.1 10.E.1.5).
-fn garrison_comes(day: &mut Day<'_>, dwelling: Dwelling, clearing: &ClearingId) {
+/// The natives of `realm` who live at `dwelling`, waiting off the map while
+/// its chit was face down, come to it as it appears (3.1 10.E.1.5).
+fn garrison_comes(day: &mut Day<'_>, realm: Realm, dwelling: Dwelling, clearing: &ClearingId) {
     let data = day.data;
     for group in data.natives.iter().filter(|g| g.garrison == Some(dwelling)) {
+        let group = realm.mark(&group.name);
         group_arrives(
             day,
-            &group.name,
+            &group,
             clearing,
-            format!("the {} live at the {}", group.name, dwelling.label()),
+            format!("the {group} live at the {}", realm.mark(dwelling.label())),
         );
     }
 }
@@ -325,36 +329,41 @@ fn prowlers_come(day: &mut Day<'_>, here: &ClearingId) {
     arrive(day, movers, here, "prowling".into());
 }
 
+/// The roving natives of the prowling rows come to a dwelling here, each
+/// game's to its own game's dwellings (3.1 10.E.7.5.1).
 fn natives_come(day: &mut Day<'_>, here: &ClearingId) {
-    let dwellings: Vec<_> = day
-        .state
-        .dwellings
-        .iter()
-        .filter(|(_, c)| *c == here)
-        .map(|(d, _)| *d)
-        .collect();
     let rows: Vec<u8> = day.today.prowling_rows().collect();
-    for group in day
-        .data
-        .natives
-        .iter()
-        .filter(|g| rows.contains(&g.row) && g.garrison.is_none())
-    {
-        if !group.appears_at.iter().any(|d| dwellings.contains(d)) {
-            continue;
+    for realm in Realm::ALL {
+        let dwellings: Vec<_> = day
+            .state
+            .dwellings_of(realm)
+            .iter()
+            .filter(|(_, c)| *c == here)
+            .map(|(d, _)| *d)
+            .collect();
+        for group in day
+            .data
+            .natives
+            .iter()
+            .filter(|g| rows.contains(&g.row) && g.garrison.is_none())
+        {
+            if !group.appears_at.iter().any(|d| dwellings.contains(d)) {
+                continue;
+            }
+            let group = realm.mark(&group.name);
+            group_arrives(
+                day,
+                &group,
+                here,
+                format!("the {group} come to the dwelling"),
+            );
         }
-        group_arrives(
-            day,
-            &group.name,
-            here,
-            format!("the {} come to the dwelling", group.name),
-        );
     }
 }
 
 fn guardians_come(day: &mut Day<'_>, tile: &str, fresh: &[String]) {
     for name in fresh {
-        let Some(site) = day.data.chits.site(name) else {
+        let Some(site) = day.data.chits.site(&printed(name)) else {
             continue;
         };
         let on_row = day
@@ -366,26 +375,18 @@ fn guardians_come(day: &mut Day<'_>, tile: &str, fresh: &[String]) {
         if !on_row {
             continue;
         }
-        let guardians = counters_at(
-            day,
-            &Whereabouts::Guarding {
-                site: site.name.clone(),
-            },
-        );
+        // The site's own game's guardian (3.1 10.E.7.5.1).
+        let guardians = counters_at(day, &Whereabouts::Guarding { site: name.clone() });
         let clearing = ClearingId::new(tile, site.clearing);
-        arrive(
-            day,
-            guardians,
-            &clearing,
-            format!("guardian of the {}", site.name),
-        );
+        arrive(day, guardians, &clearing, format!("guardian of the {name}"));
     }
 }
 
-/// The counters of the first non-empty box that answers `word` in a tile
-/// of `group`, in each prowling row (a solitaire player's two rows both
-/// answer, 3.1 10.E.1.7).
-fn summoned_box(day: &Day<'_>, word: ChitWord, group: TileGroup) -> Vec<String> {
+/// The counters of the first non-empty box of `realm`'s card that answers
+/// `word` in a tile of `group`, in each prowling row (a solitaire player's
+/// two rows both answer, 3.1 10.E.1.7; a chit summons only from its own
+/// game's card, 10.E.7.5.1).
+fn summoned_box(day: &Day<'_>, realm: Realm, word: ChitWord, group: TileGroup) -> Vec<String> {
     day.today
         .prowling_rows()
         .flat_map(|row| {
@@ -398,7 +399,7 @@ fn summoned_box(day: &Day<'_>, word: ChitWord, group: TileGroup) -> Vec<String> 
                     counters_at(
                         day,
                         &Whereabouts::SetupBox {
-                            name: b.name.clone(),
+                            name: realm.mark(&b.name),
                         },
                     )
                 })
@@ -410,10 +411,17 @@ fn summoned_box(day: &Day<'_>, word: ChitWord, group: TileGroup) -> Vec<String> 
 
 fn warnings_summon(day: &mut Day<'_>, here: &ClearingId, fresh: &[String]) {
     for name in fresh {
-        let Some(warning) = day.data.chits.warning.iter().find(|w| &w.name == name) else {
+        let chit = printed(name);
+        let Some(warning) = day.data.chits.warning.iter().find(|w| w.name == chit) else {
             continue;
         };
-        let counters = summoned_box(day, ChitWord::Warning(warning.warning), warning.tiles);
+        let realm = Realm::of_name(name);
+        let counters = summoned_box(
+            day,
+            realm,
+            ChitWord::Warning(warning.warning),
+            warning.tiles,
+        );
         arrive(day, counters, here, format!("summoned by {name}"));
     }
 }
@@ -424,21 +432,21 @@ fn sounds_summon(day: &mut Day<'_>, tile: &str, fresh: &[String]) {
     };
     let mut sounds: Vec<_> = fresh
         .iter()
-        .filter_map(|name| day.data.chits.sound.iter().find(|s| &s.name == name))
+        .filter_map(|name| {
+            let chit = printed(name);
+            let sound = day.data.chits.sound.iter().find(|s| s.name == chit)?;
+            Some((name, sound))
+        })
         .collect();
     // Lower numbers summon first (3.1 7.13.3c.2).
-    sounds.sort_by_key(|s| s.clearing);
-    for sound in sounds {
+    sounds.sort_by_key(|(_, s)| s.clearing);
+    for (name, sound) in sounds {
         let clearing = ClearingId::new(tile, sound.clearing);
         if day.state.board.clearing(&clearing).is_none() {
             continue;
         }
-        let counters = summoned_box(day, ChitWord::Sound(sound.sound), group);
-        arrive(
-            day,
-            counters,
-            &clearing,
-            format!("summoned by {}", sound.name),
-        );
+        let realm = Realm::of_name(name);
+        let counters = summoned_box(day, realm, ChitWord::Sound(sound.sound), group);
+        arrive(day, counters, &clearing, format!("summoned by {name}"));
     }
 }

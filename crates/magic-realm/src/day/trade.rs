@@ -37,6 +37,7 @@ use super::{Day, PhaseOutcome, modifiers};
 use crate::data::GameData;
 use crate::data::base_name;
 use crate::data::natives::NativeGroup;
+use crate::data::realms::{Realm, printed};
 use crate::data::terms::Roll;
 use crate::orders::{BoonChoice, DayOrders};
 use crate::state::hiring::{members_in, unhired_in};
@@ -91,9 +92,7 @@ pub fn base_price(data: &GameData, item: &Item) -> Option<u32> {
     let named = |name: &str| name == item.name || name == base;
     match item.kind {
         ItemKind::Treasure => data
-            .treasures
-            .iter()
-            .find(|t| t.name == item.name)
+            .treasure(&item.name)
             .and_then(|t| t.price)
             .map(u32::from),
         ItemKind::Weapon => data
@@ -130,28 +129,29 @@ struct Trader {
 }
 
 /// Everyone who trades in the character's clearing: native groups whose
-/// leader stands there unhired, then visitors.
+/// leader stands there unhired, then visitors. With two Realms combined
+/// each game's group trades apart, its leader selling only what his own
+/// card's box and dwelling hold (3.1 10.E.7.7, 7.7.1).
 fn traders(day: &Day<'_>, who: usize) -> Vec<Trader> {
     let here = day.state.characters[who].position.clone();
-    let groups = day
-        .data
-        .natives
-        .iter()
-        .filter(|g| {
-            unhired_in(&day.state, g, &here)
+    let groups = Realm::ALL
+        .into_iter()
+        .flat_map(|realm| day.data.natives.iter().map(move |g| (realm, g)))
+        .filter(|(realm, g)| {
+            unhired_in(&day.state, *realm, g, &here)
                 .iter()
                 .any(|m| m.is_leader())
         })
-        .map(|g: &NativeGroup| {
-            let mut holders = vec![g.name.clone()];
+        .map(|(realm, g): (Realm, &NativeGroup)| {
+            let mut holders = vec![realm.mark(&g.name)];
             if let Some(home) = g.garrison
-                && day.state.dwellings.get(&home) == Some(&here)
+                && day.state.dwellings_of(realm).get(&home) == Some(&here)
             {
-                holders.push(home.label().to_string());
+                holders.push(realm.mark(home.label()));
             }
             Trader {
-                name: g.name.clone(),
-                members_present: members_in(&day.state, g, &here),
+                name: realm.mark(&g.name),
+                members_present: members_in(&day.state, realm, g, &here),
                 holders,
                 visitor: false,
             }
@@ -177,10 +177,11 @@ fn traders(day: &Day<'_>, who: usize) -> Vec<Trader> {
 /// What `buyer` pays for `item`: a visitor's own price for the treasures
 /// it wants (`visitor_prices` in treasures.toml), else the basic price.
 fn offered_price(data: &GameData, buyer: &str, item: &Item) -> u32 {
+    // Gold prices are the same in every game (3.1 10.E.7.7.2).
     let visitor_price = (item.kind == ItemKind::Treasure)
-        .then(|| data.treasures.iter().find(|t| t.name == item.name))
+        .then(|| data.treasure(&item.name))
         .flatten()
-        .and_then(|t| t.visitor_prices.get(buyer))
+        .and_then(|t| t.visitor_prices.get(&printed(buyer)))
         .map(|&gold| u32::from(gold));
     visitor_price
         .or_else(|| base_price(data, item))
@@ -395,13 +396,14 @@ fn cannot_pay_the_least(
 /// `card` went between `who` and `group`, sold to them or bought (or
 /// taken as a boon) from them: when it names the group for a Fame reward,
 /// his principal gains or loses the Fame (3.1 7.6.6) and, under Grudges
-/// and Gratitude, a level with them (10.B.6.3).
+/// and Gratitude, a level with them (10.B.6.3). With two Realms combined a
+/// card is worth its Fame only to its own game's group (10.E.7.7.2).
 pub(super) fn reward_card(day: &mut Day<'_>, who: usize, group: &str, card: &Item, sold: bool) {
+    let same_game = Realm::of_name(&card.name) == Realm::of_name(group);
     let Some(treasure) = day
         .data
-        .treasures
-        .iter()
-        .find(|t| t.name == card.name && t.fame_buyer.as_deref() == Some(group))
+        .treasure(&card.name)
+        .filter(|t| same_game && t.fame_buyer.as_deref() == Some(printed(group).as_str()))
     else {
         return;
     };

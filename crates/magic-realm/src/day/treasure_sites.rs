@@ -215,9 +215,7 @@ pub fn is_site_card(day: &Day<'_>, item: &Item) -> bool {
 
 fn site_rows<'d>(day: &Day<'d>, name: &str) -> &'d [SiteResult] {
     day.data
-        .treasures
-        .iter()
-        .find(|t| t.name == name)
+        .treasure(name)
         .and_then(|t| t.within.as_ref())
         .map_or(&[], |w| w.table.as_slice())
 }
@@ -279,9 +277,7 @@ pub fn search(
 ) -> PhaseOutcome {
     let needs_key = day
         .data
-        .treasures
-        .iter()
-        .find(|t| t.name == site)
+        .treasure(site)
         .is_some_and(|t| t.effects.contains(&TreasureEffect::KeyOrTremendousEffort));
     if needs_key && let Err(reason) = open_with_key_or_effort(day, who, site) {
         return PhaseOutcome::Lost {

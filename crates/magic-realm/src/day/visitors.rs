@@ -20,6 +20,7 @@ use realmgm_core::game::Observers;
 use super::Day;
 use super::events::Happening;
 use crate::board::ClearingId;
+use crate::data::realms::Realm;
 use crate::data::setup_card::VisitorBox;
 use crate::state::hiring::unhired_in;
 
@@ -88,29 +89,36 @@ pub fn end_of_turn(day: &mut Day<'_>, who: usize) {
         return;
     }
     let here = day.state.characters[who].position.clone();
-    let boxes: Vec<&VisitorBox> = day
-        .data
-        .setup_card
-        .visitor_box
-        .iter()
-        .filter(|b| day.state.visitor_boxes.contains_key(&b.name))
-        .filter(|b| comes_out_at(day, b, &here))
+    // Each game's boxes, their chits called out by its own leaders and
+    // sites (3.1 10.E.7.7.1).
+    let boxes: Vec<String> = Realm::ALL
+        .into_iter()
+        .flat_map(|realm| {
+            day.data
+                .setup_card
+                .visitor_box
+                .iter()
+                .map(move |b| (realm, b))
+        })
+        .filter(|(realm, b)| day.state.visitor_boxes.contains_key(&realm.mark(&b.name)))
+        .filter(|(realm, b)| comes_out_at(day, *realm, b, &here))
+        .map(|(realm, b)| realm.mark(&b.name))
         .collect();
-    for b in boxes {
-        let Some(chit) = day.state.visitor_boxes.remove(&b.name) else {
+    for box_name in boxes {
+        let Some(chit) = day.state.visitor_boxes.remove(&box_name) else {
             continue;
         };
         day.state.visitors_on_map.insert(chit.clone(), here.clone());
         let event = if day.data.chits.visitor(&chit).is_some() {
             VisitorEvent::VisitorArrives {
                 visitor: chit,
-                from_box: b.name.clone(),
+                from_box: box_name.clone(),
                 clearing: here.clone(),
             }
         } else {
             VisitorEvent::MissionArrives {
                 chit,
-                from_box: b.name.clone(),
+                from_box: box_name.clone(),
                 clearing: here.clone(),
                 note: HOW_TO_TAKE.into(),
             }
@@ -119,21 +127,25 @@ pub fn end_of_turn(day: &mut Day<'_>, who: usize) {
     }
 }
 
-/// Whether the box's chit comes out in `clearing`: the named group's leader
-/// stands there unhired, or one of the named sites is there.
-fn comes_out_at(day: &Day<'_>, b: &VisitorBox, clearing: &ClearingId) -> bool {
+/// Whether `realm`'s box's chit comes out in `clearing`: the named group's
+/// leader of that game stands there unhired, or one of the named sites of
+/// that game is there.
+fn comes_out_at(day: &Day<'_>, realm: Realm, b: &VisitorBox, clearing: &ClearingId) -> bool {
     let leader_here = b.leader_of.as_ref().is_some_and(|group| {
         day.data
             .natives
             .iter()
             .filter(|g| &g.name == group)
             .any(|g| {
-                unhired_in(&day.state, g, clearing)
+                unhired_in(&day.state, realm, g, clearing)
                     .iter()
                     .any(|m| m.is_leader())
             })
     });
-    leader_here || b.places.iter().any(|place| site_here(day, place, clearing))
+    leader_here
+        || b.places
+            .iter()
+            .any(|place| site_here(day, &realm.mark(place), clearing))
 }
 
 /// A site chit named `place` on the tile, numbered for `clearing`, or the

@@ -369,12 +369,18 @@ impl MapChits {
         self.dwelling.iter().find(|d| d.name == name)
     }
 
+    /// A visitor chit of either game (`Crone II` is the second's Crone,
+    /// 3.1 10.E.7.2.1).
     pub fn visitor(&self, name: &str) -> Option<&Visitor> {
-        self.visitor.iter().find(|v| v.name == name)
+        let printed = super::realms::printed(name);
+        self.visitor.iter().find(|v| v.name == printed)
     }
 
+    /// A site chit of either game (`Vault II` is the second's Vault, 3.1
+    /// 10.E.7.2.1).
     pub fn site(&self, name: &str) -> Option<&SiteChit> {
-        self.site.iter().find(|s| s.name == name)
+        let printed = super::realms::printed(name);
+        self.site.iter().find(|s| s.name == printed)
     }
 }
 

@@ -35,14 +35,13 @@ pub mod natives;
 pub mod terms;
 pub mod tiles;
 
-/// The component name behind a counter or item with a copy number
-/// (`Spear 2` → `Spear`, `Wolf A 3` → `Wolf A`); a name without one is its
-/// own base.
+/// The printed component behind a counter or item: its copy number and the
+/// second game's mark off (`Spear 2` → `Spear`, `Wolf A 3` → `Wolf A`,
+/// `Giant Bat II 1` → `Giant Bat`, `Lost Keys II` → `Lost Keys`; 3.1
+/// 10.E.7.2); a name without either is its own base.
 pub fn base_name(name: &str) -> &str {
-    match name.rsplit_once(' ') {
-        Some((base, number)) if number.chars().all(|c| c.is_ascii_digit()) => base,
-        _ => name,
-    }
+    let component = realms::copy_number(name).map_or(name, |(component, _)| component);
+    realms::unmarked_name(component).unwrap_or(component)
 }
 
 /// The whole original game.
@@ -74,6 +73,32 @@ impl GameData {
             .iter()
             .find(|h| h.name == horse)
             .map_or(terms::Strength::Negligible, |h| h.trot.strength)
+    }
+
+    /// The Treasure card of either game (`Lost Keys II` is the second
+    /// game's Lost Keys, 3.1 10.E.7.2.1).
+    pub fn treasure(&self, name: &str) -> Option<&treasures::Treasure> {
+        let printed = realms::printed(name);
+        self.treasures.iter().find(|t| t.name == printed)
+    }
+
+    /// Whether this is the data of two Realms combined ([`combined`]): its
+    /// tiles are those of the double board.
+    pub fn combines_realms(&self) -> bool {
+        self.tiles
+            .all()
+            .iter()
+            .any(|t| realms::Realm::of_code(&t.code) == realms::Realm::Second)
+    }
+
+    /// The native group a member counter of either game belongs to
+    /// (`Bashkar 3` and `Bashkar II 3` → the Bashkars; the game is the
+    /// counter's mark, [`realms::Realm::of_name`]).
+    pub fn native_group_of(&self, id: &str) -> Option<&natives::NativeGroup> {
+        let member = realms::printed(id);
+        self.natives
+            .iter()
+            .find(|g| g.members.iter().any(|m| m.name == member))
     }
 
     /// The monster a counter id belongs to (`Wolf A 3` → `Wolf A`).
@@ -127,16 +152,33 @@ pub fn get() -> Result<&'static GameData, DataBroken> {
     DATA.get_or_init(load).as_ref().map_err(DataBroken)
 }
 
+/// The data of two Realms combined (3.1 10.E.7), loaded once: the embedded
+/// components with the forty tiles of the double board, so a tile of
+/// either game (`Awful Valley II`, `AVII`) is found by name or code. The
+/// second game's other components are the embedded ones under a marked
+/// name ([`realms::Realm::mark`]), found through [`base_name`].
+///
+/// # Errors
+/// As [`get`].
+pub fn combined() -> Result<&'static GameData, DataBroken> {
+    static DATA: OnceLock<Result<GameData, DataError>> = OnceLock::new();
+    DATA.get_or_init(|| {
+        let mut data = load()?;
+        data.tiles = data.tiles.double();
+        Ok(data)
+    })
+    .as_ref()
+    .map_err(DataBroken)
+}
+
 /// The forty tiles of two Realms combined (3.1 10.E.7.4): the embedded
-/// twenty and their second-realm copies, made once. A stored board is read
-/// against them, since a one-Realm board names only tiles they hold too.
+/// twenty and their second-realm copies. A stored board is read against
+/// them, since a one-Realm board names only tiles they hold too.
 ///
 /// # Errors
 /// As [`get`].
 pub fn double_board_tiles() -> Result<&'static tiles::Tiles, DataBroken> {
-    static TILES: OnceLock<tiles::Tiles> = OnceLock::new();
-    let data = get()?;
-    Ok(TILES.get_or_init(|| data.tiles.double()))
+    Ok(&combined()?.tiles)
 }
 
 #[cfg(test)]

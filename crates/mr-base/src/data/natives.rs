@@ -106,7 +106,11 @@ pub fn find_member<'a>(
     groups: &'a [NativeGroup],
     name: &str,
 ) -> Option<(&'a NativeGroup, &'a Native)> {
-    groups.iter().find_map(|g| g.member(name).map(|m| (g, m)))
+    // Either game's counter (`Bashkar II 3`, 3.1 10.E.7.2.1).
+    let printed = super::realms::printed(name);
+    groups
+        .iter()
+        .find_map(|g| g.member(&printed).map(|m| (g, m)))
 }
 
 /// Whether `name` is a native's own horse, which a hired leader rides in his

@@ -81,7 +81,7 @@ pub fn legal_request(
     fitting.extend(
         c.belongings
             .iter()
-            .filter(|b| b.active && data.treasures.iter().any(|t| t.name == b.item.name))
+            .filter(|b| b.active && data.treasure(&b.item.name).is_some())
             .map(|b| CastWith::Treasure {
                 name: b.item.name.clone(),
             }),

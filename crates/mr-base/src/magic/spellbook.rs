@@ -28,7 +28,8 @@ pub const SPELL_LIMIT: usize = 14;
 /// No such spell, with the nearest names.
 pub fn find_spell<'a>(data: &'a GameData, name: &str) -> Result<&'a Spell, MagicError> {
     let names = data.spells.iter().map(|s| s.name.as_str());
-    suggest::find(name, names)
+    // Either game's Spell card names the printed spell (3.1 10.E.7.2.1).
+    suggest::find(&crate::data::realms::printed(name), names)
         .and_then(|n| data.spells.iter().find(|s| s.name == n))
         .ok_or_else(|| MagicError::UnknownSpell {
             name: name.to_string(),

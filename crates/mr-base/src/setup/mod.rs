@@ -10,10 +10,20 @@
 //!
 //! Dice purposes: `setup/board/...` (the random map), `setup/chits/...`,
 //! `setup/treasures/...`, `setup/spells/<type>`, `setup/visitors` and
-//! `setup/visitors/side`, `setup/starts/<character>`.
+//! `setup/visitors/side`, `setup/starts/<character>`; with two Realms
+//! combined the second game's own draws add `/II` ([`realm_purpose`]) and
+//! `setup/counters/<class>` mixes the weapons and horses.
+//!
+//! Two Realms combined (3.1 10.E.7, `combined_realms`): the double board,
+//! both games' map chits mixed over it, two setup cards (treasures mixed,
+//! denizens, Spell cards and row-6 chits on their own game's card), each
+//! game's garrisons at its own dwellings, and a character of the second
+//! game (seated as `Amazon II`) starting at a dwelling of that game.
 
 pub mod by_mail;
 mod chits;
+#[cfg(test)]
+mod combined_tests;
 pub mod development;
 mod items;
 pub mod mail;
@@ -31,6 +41,7 @@ use super::board::{Board, ClearingId, Placement, generate::generate, solitaire};
 use super::data::GameData;
 use super::data::characters::StartLocation;
 use super::data::monsters::{CounterStart, Monster};
+use super::data::realms::Realm;
 use super::state::{
     CharacterState, CounterSide, DenizenKind, DenizenState, MrState, VictoryRequirements,
     Whereabouts,
@@ -149,6 +160,30 @@ pub enum SetupError {
     Spells(String),
     #[error("starting equipment of the {character}: {why}")]
     Equipment { character: String, why: String },
+    /// A part of Combining Realms setup that is not built.
+    #[error(
+        "with two Realms combined (combined_realms, 3.1 10.E.7), {what} is not implemented \
+         yet; {instead}"
+    )]
+    NotWithCombinedRealms {
+        what: &'static str,
+        instead: &'static str,
+    },
+    #[error(
+        "{role} is a character of the second Realm, which plays only with two Realms combined \
+         (combined_realms, 3.1 10.E.7.4.2); seat the {character} without the II, or switch \
+         the rule on"
+    )]
+    SecondRealmAlone { role: String, character: String },
+}
+
+/// The dice purpose of a draw each game makes for itself: the first game's
+/// as a one-Realm game makes it, the second's with `/II` after it.
+pub(crate) fn realm_purpose(realm: Realm, purpose: &str) -> String {
+    match realm {
+        Realm::First => purpose.to_string(),
+        Realm::Second => format!("{purpose}/{}", crate::data::realms::SECOND_REALM_MARK),
+    }
 }
 
 /// Set up a new game.
@@ -167,23 +202,28 @@ pub fn new_game(
     if solitaire && seats.len() != 1 {
         return Err(SetupError::SolitaireSeats { count: seats.len() });
     }
+    let realms = realms_in_play(rules, inputs)?;
     let board = match build_board(data, rules, inputs)? {
         Some(board) => board,
         None if solitaire => solitaire::generate(&data.tiles, dice),
+        None if realms.len() > 1 => generate(
+            crate::data::double_board_tiles().map_err(|e| SetupError::Map(e.to_string()))?,
+            dice,
+        ),
         None => generate(&data.tiles, dice),
     };
     // A solitaire player leaves the Valley chits face down (3.1 10.E.1.5).
-    let dealt = chits::deal(data, &board, !solitaire, dice)?;
-    let denizens = place_denizens(data, &dealt.dwellings, dealt.ghosts.as_ref());
+    let mut dealt = chits::deal(data, &board, !solitaire, realms, dice)?;
+    let denizens = place_denizens(data, realms, &dealt);
     let entries = if solitaire {
         edge_entries(&board)?
     } else {
         Vec::new()
     };
-    let mut holdings = items::deal(data, dice);
+    let mut holdings = items::deal(data, realms, dice);
     take_equipment_from_stock(data, &inputs.equipment, &mut holdings)?;
-    let visitor_boxes = place_visitors(data, inputs.visitors.as_ref(), dice)?;
-    let mut characters = seat_characters(data, seats, inputs, &dealt, &entries, dice)?;
+    let visitor_boxes = place_visitors(data, realms, inputs.visitors.as_ref(), dice)?;
+    let mut characters = seat_characters(data, rules, seats, inputs, &dealt, &entries, dice)?;
     seat_several(
         &mut characters,
         rules.is_on(crate::rules::MULTIPLE_CHARACTERS),
@@ -237,7 +277,8 @@ pub fn new_game(
         board,
         map_chits: dealt.map_chits,
         lost: dealt.lost,
-        dwellings: dealt.dwellings,
+        dwellings: dealt.dwellings.remove(&Realm::First).unwrap_or_default(),
+        second_realm_dwellings: dealt.dwellings.remove(&Realm::Second).unwrap_or_default(),
         denizens,
         holdings,
         visitor_boxes,
@@ -258,6 +299,38 @@ pub fn new_game(
         solitaire_entry: None,
         fallen: Vec::new(),
     })
+}
+
+/// The games whose components are set up: the one, or both when two Realms
+/// are combined (3.1 10.E.7).
+///
+/// # Errors
+/// A choice combining Realms does not offer yet: the players' own board,
+/// their own placing of the row-6 chits, Solitaire Play.
+fn realms_in_play(rules: &Rules, inputs: &SetupInputs) -> Result<&'static [Realm], SetupError> {
+    if !rules.is_on(crate::rules::COMBINED_REALMS) {
+        return Ok(&Realm::ALL[..1]);
+    }
+    let refused = |what, instead| Err(SetupError::NotWithCombinedRealms { what, instead });
+    if rules.is_on(PLAYER_BUILT_BOARD) {
+        return refused(
+            "a board the players build",
+            "switch player_built_board off for a random double board",
+        );
+    }
+    if inputs.visitors.is_some() {
+        return refused(
+            "the players' placing of the row-6 chits",
+            "leave the visitor placement out and the dice place each game's chits on its card",
+        );
+    }
+    if rules.is_on(SOLITAIRE) {
+        return refused(
+            "Solitaire Play (3.1 10.E.1)",
+            "switch solitaire or combined_realms off",
+        );
+    }
+    Ok(&Realm::ALL)
 }
 
 /// The clearings a solitaire character may enter the map at, in order
@@ -317,7 +390,11 @@ fn take_equipment_from_stock(
 ) -> Result<(), SetupError> {
     for (character, group) in chosen {
         let card = data.characters.iter().find(|c| &c.name == character);
-        let native_group = data.natives.iter().find(|g| &g.name == group);
+        let realm = Realm::of_name(group);
+        let native_group = data
+            .natives
+            .iter()
+            .find(|g| g.name == crate::data::base_name(group));
         let (Some(card), Some(native_group)) = (card, native_group) else {
             return Err(SetupError::Equipment {
                 character: character.clone(),
@@ -326,7 +403,7 @@ fn take_equipment_from_stock(
         };
         for item in card.weapon.iter().chain(&card.armor) {
             for holder in native_group.stock_holders() {
-                let Some(stock) = holdings.get_mut(holder) else {
+                let Some(stock) = holdings.get_mut(&realm.mark(holder)) else {
                     continue;
                 };
                 if let Some(at) = stock
@@ -380,11 +457,13 @@ pub(crate) fn numbered(name: &str, copies: usize) -> Vec<String> {
 
 /// Monsters into their setup boxes, on their sites' boxes or (ghosts) on
 /// the map; garrisons at their dwellings, roving groups in their boxes.
-/// Every counter starts light side up (ruling).
+/// Every counter starts light side up (ruling). With two Realms combined
+/// each game's denizens, marked, go to its own card and dwellings (3.1
+/// 10.E.7.3.3, 7.4.3).
 fn place_denizens(
     data: &GameData,
-    dwellings: &BTreeMap<super::data::terms::Dwelling, ClearingId>,
-    ghosts: Option<&ClearingId>,
+    realms: &[Realm],
+    dealt: &chits::Dealt,
 ) -> BTreeMap<String, DenizenState> {
     let mut denizens = BTreeMap::new();
     let state = |kind, at| DenizenState {
@@ -392,34 +471,44 @@ fn place_denizens(
         at,
         side: CounterSide::Light,
     };
-    for monster in &data.monsters {
-        for (id, start) in counter_ids(monster).into_iter().zip(&monster.counters) {
-            let at = match start {
-                CounterStart::Box { name } => Whereabouts::SetupBox { name: name.clone() },
-                CounterStart::Site { site } => Whereabouts::Guarding { site: site.clone() },
-                CounterStart::Ghosts => match ghosts {
-                    Some(clearing) => Whereabouts::Clearing {
-                        clearing: clearing.clone(),
-                    },
-                    None => Whereabouts::SetupBox {
-                        name: GHOSTS_BOX.to_string(),
-                    },
-                },
-            };
-            denizens.insert(id, state(DenizenKind::Monster, at));
-        }
-    }
-    for group in &data.natives {
-        let at = match group.garrison.and_then(|home| dwellings.get(&home)) {
-            Some(clearing) => Whereabouts::Clearing {
-                clearing: clearing.clone(),
-            },
-            None => Whereabouts::SetupBox {
-                name: group.name.clone(),
-            },
+    for &realm in realms {
+        let in_box = |name: &str| Whereabouts::SetupBox {
+            name: realm.mark(name),
         };
-        for member in &group.members {
-            denizens.insert(member.name.clone(), state(DenizenKind::Native, at.clone()));
+        for monster in &data.monsters {
+            for (id, start) in counter_ids(monster).into_iter().zip(&monster.counters) {
+                let at = match start {
+                    CounterStart::Box { name } => in_box(name),
+                    CounterStart::Site { site } => Whereabouts::Guarding {
+                        site: realm.mark(site),
+                    },
+                    CounterStart::Ghosts => match dealt.ghosts.get(&realm) {
+                        Some(clearing) => Whereabouts::Clearing {
+                            clearing: clearing.clone(),
+                        },
+                        None => in_box(GHOSTS_BOX),
+                    },
+                };
+                denizens.insert(realm.mark(&id), state(DenizenKind::Monster, at));
+            }
+        }
+        let dwellings = dealt.dwellings.get(&realm);
+        for group in &data.natives {
+            let home = group
+                .garrison
+                .and_then(|home| dwellings.and_then(|d| d.get(&home)));
+            let at = match home {
+                Some(clearing) => Whereabouts::Clearing {
+                    clearing: clearing.clone(),
+                },
+                None => in_box(&group.name),
+            };
+            for member in &group.members {
+                denizens.insert(
+                    realm.mark(&member.name),
+                    state(DenizenKind::Native, at.clone()),
+                );
+            }
         }
     }
     denizens
@@ -445,8 +534,11 @@ pub(crate) fn visitor_chits(data: &GameData) -> Vec<(String, String)> {
 
 /// Put the row-6 chits in their boxes: by the players' choice, or shuffled
 /// by the dice with each campaign pair's face chosen by a coin (ruling).
+/// With two Realms combined each game's chits, marked, go in its own card's
+/// boxes (3.1 10.E.7.3.3: visitors are denizens).
 fn place_visitors(
     data: &GameData,
+    realms: &[Realm],
     chosen: Option<&BTreeMap<String, String>>,
     dice: &mut Dice,
 ) -> Result<BTreeMap<String, String>, SetupError> {
@@ -458,17 +550,20 @@ fn place_visitors(
         .map(|b| b.name.clone())
         .collect();
     let Some(chosen) = chosen else {
-        let mut order: Vec<usize> = (0..boxes.len()).collect();
-        dice.shuffle("setup/visitors", &mut order);
         let mut placed = BTreeMap::new();
-        for ((shown, back), &slot) in chits.iter().zip(&order) {
-            let is_visitor = data.chits.visitor(shown).is_some();
-            let face = if is_visitor || dice.below("setup/visitors/side", 2) == 0 {
-                shown
-            } else {
-                back
-            };
-            placed.insert(boxes[slot].clone(), face.clone());
+        for &realm in realms {
+            let mut order: Vec<usize> = (0..boxes.len()).collect();
+            dice.shuffle(&realm_purpose(realm, "setup/visitors"), &mut order);
+            let side = realm_purpose(realm, "setup/visitors/side");
+            for ((shown, back), &slot) in chits.iter().zip(&order) {
+                let is_visitor = data.chits.visitor(shown).is_some();
+                let face = if is_visitor || dice.below(&side, 2) == 0 {
+                    shown
+                } else {
+                    back
+                };
+                placed.insert(realm.mark(&boxes[slot]), realm.mark(face));
+            }
         }
         return Ok(placed);
     };
@@ -535,8 +630,12 @@ fn seat_several(characters: &mut [CharacterState], allowed: bool) -> Result<(), 
     Ok(())
 }
 
+/// Each seat's character at his start. A role with the second game's mark
+/// (`Amazon II`) seats that game's character, who starts at one of its
+/// dwellings (3.1 10.E.7.4.2); one of each character plays either way.
 fn seat_characters(
     data: &GameData,
+    rules: &Rules,
     seats: &[Seat],
     inputs: &SetupInputs,
     dealt: &chits::Dealt,
@@ -551,8 +650,9 @@ fn seat_characters(
             .ok_or_else(|| SetupError::NoCharacter {
                 player: seat.player.clone(),
             })?;
+        let realm = Realm::of_name(wanted);
         let names = data.characters.iter().map(|c| c.name.as_str());
-        let character = suggest::find(wanted, names)
+        let character = suggest::find(&super::data::realms::printed(wanted), names)
             .and_then(|name| data.characters.iter().find(|c| c.name == name))
             .ok_or_else(|| SetupError::UnknownCharacter {
                 name: wanted.to_string(),
@@ -564,6 +664,12 @@ fn seat_characters(
         if states.iter().any(|s| s.name == character.name) {
             return Err(SetupError::CharacterTwice {
                 name: character.name.clone(),
+            });
+        }
+        if !realm.is_first() && !rules.is_on(crate::rules::COMBINED_REALMS) {
+            return Err(SetupError::SecondRealmAlone {
+                role: wanted.to_string(),
+                character: character.name.clone(),
             });
         }
         let start = match inputs.starts.get(&character.name) {
@@ -594,16 +700,17 @@ fn seat_characters(
             continue;
         }
         let position = match start.dwelling() {
-            Some(dwelling) => dealt.dwellings.get(&dwelling).cloned(),
-            None => dealt.ghosts.clone(),
+            Some(dwelling) => dealt
+                .dwellings
+                .get(&realm)
+                .and_then(|d| d.get(&dwelling))
+                .cloned(),
+            None => dealt.ghosts.get(&realm).cloned(),
         }
         .ok_or_else(|| SetupError::Map(format!("the {} start is not on the map", start.label())))?;
-        states.push(CharacterState::entering(
-            character,
-            seat.player.clone(),
-            start,
-            position,
-        ));
+        let mut state = CharacterState::entering(character, seat.player.clone(), start, position);
+        state.realm = realm;
+        states.push(state);
     }
     if let Some(absent) = inputs
         .starts

@@ -256,9 +256,7 @@ fn slot_of(data: &GameData, item: &Item) -> Option<Slot> {
             .find(|a| a.name == item.name || a.name == base_name(&item.name))
             .map(|a| Slot::Armor(a.kind)),
         ItemKind::Treasure => data
-            .treasures
-            .iter()
-            .find(|t| t.name == item.name)?
+            .treasure(&item.name)?
             .effects
             .iter()
             .find_map(|e| match e {

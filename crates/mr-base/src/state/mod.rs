@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, ClearingId};
 use crate::data::characters::StartLocation;
+use crate::data::realms::Realm;
 use crate::data::seasons::WeatherKind;
 use crate::data::terms::Dwelling;
 
@@ -41,6 +42,11 @@ pub struct MrState {
     /// Dwellings on the map and their clearings. The campfires are added
     /// when their warning chits turn face up.
     pub dwellings: BTreeMap<Dwelling, ClearingId>,
+    /// The second game's dwellings when two Realms are combined (3.1
+    /// 10.E.7.4.3); empty, and left out of the stored state, in a one-Realm
+    /// game. [`MrState::dwellings_of`] reads either game's.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub second_realm_dwellings: BTreeMap<Dwelling, ClearingId>,
     /// Counter id (see [`crate::setup::counter_ids`]) → where it is.
     pub denizens: BTreeMap<String, DenizenState>,
     /// Holder name → what it holds, top of the pile first. Holders are site
@@ -202,6 +208,10 @@ pub struct Arrival {
     /// where no starting info is recorded.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spells: Vec<String>,
+    /// The game whose character he plays when two Realms are combined (3.1
+    /// 10.E.7.4.2): he enters at that game's Inn.
+    #[serde(default, skip_serializing_if = "Realm::is_first")]
+    pub realm: Realm,
 }
 
 /// The victory points a player assigned to each category before play.
@@ -359,6 +369,10 @@ pub struct CharacterState {
     pub controller: Option<String>,
     /// The start the player chose among the character's allowed ones.
     pub start: StartLocation,
+    /// The game whose pieces he plays and at whose dwelling he starts when
+    /// two Realms are combined (3.1 10.E.7.4.2).
+    #[serde(default, skip_serializing_if = "Realm::is_first")]
+    pub realm: Realm,
     pub position: ClearingId,
     pub gold: u16,
     pub weapon: Option<String>,
@@ -680,6 +694,7 @@ impl CharacterState {
             player,
             controller: None,
             start,
+            realm: Realm::First,
             gold: card.gold,
             weapon: card.weapon.clone(),
             armor: card.armor.clone(),
@@ -800,6 +815,30 @@ pub fn abandoned_pile(clearing: &ClearingId) -> String {
 }
 
 impl MrState {
+    /// Whether two Realms are combined (3.1 10.E.7): the map holds the
+    /// second game's tiles.
+    pub fn combines_realms(&self) -> bool {
+        self.board
+            .placements()
+            .any(|p| Realm::of_code(&p.tile) == Realm::Second)
+    }
+
+    /// The dwellings on the map of one game (3.1 10.E.7.4.3).
+    pub fn dwellings_of(&self, realm: Realm) -> &BTreeMap<Dwelling, ClearingId> {
+        match realm {
+            Realm::First => &self.dwellings,
+            Realm::Second => &self.second_realm_dwellings,
+        }
+    }
+
+    /// The dwellings of one game, to add one as its chit turns face up.
+    pub fn dwellings_of_mut(&mut self, realm: Realm) -> &mut BTreeMap<Dwelling, ClearingId> {
+        match realm {
+            Realm::First => &mut self.dwellings,
+            Realm::Second => &mut self.second_realm_dwellings,
+        }
+    }
+
     /// Put `item` in `holder`'s box as a sale puts it (3.1 7.6.4): the
     /// pile runs from the smallest counters on top (weapons, then armour,
     /// then horses) to the cards below, and the item goes under those of

@@ -145,9 +145,7 @@ pub fn kit<'a>(
             }
             ItemKind::Treasure => {
                 let card = data
-                    .treasures
-                    .iter()
-                    .find(|t| t.name == item.name)
+                    .treasure(&item.name)
                     .and_then(|t| t.effects.iter().find_map(card_chit))
                     .map(|chit| HeroChit {
                         label: item.name.clone(),

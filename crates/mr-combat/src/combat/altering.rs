@@ -60,7 +60,7 @@ pub fn cards(data: &GameData, hero: &Hero) -> Cards {
         .treasures
         .iter()
         .filter(|t| t.active)
-        .filter_map(|t| data.treasures.iter().find(|d| d.name == t.name));
+        .filter_map(|t| data.treasure(&t.name));
     for treasure in active {
         let potion = treasure
             .effects
@@ -218,6 +218,14 @@ mod tests {
         );
         let s = script::load(data(), "test.toml", &text).unwrap_or_else(|e| panic!("{e}"));
         cards(data(), s.battle.hero(0).unwrap())
+    }
+
+    /// 3.1 10.E.7.2.1: the second game's Belt works as the printed one.
+    #[test]
+    fn a_second_games_belt_alters_as_the_printed_one() {
+        let belt = hero_cards(&["Belt of Strength"]).strength;
+        assert!(belt.is_some());
+        assert_eq!(hero_cards(&["Belt of Strength II"]).strength, belt);
     }
 
     /// 3.1 List of Treasures, group 6: the Garb times by asterisks 3/4/5,

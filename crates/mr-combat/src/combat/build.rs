@@ -174,7 +174,7 @@ pub fn hero(data: &GameData, c: &CharacterState) -> Result<Hero, CombatError> {
     }
     for b in &c.belongings {
         if b.item.kind == ItemKind::Treasure
-            && let Some(t) = data.treasures.iter().find(|t| t.name == b.item.name)
+            && let Some(t) = data.treasure(&b.item.name)
         {
             heaviest = heaviest.max(t.weight);
         }
@@ -270,7 +270,9 @@ pub fn denizen(
         .ok_or_else(|| CombatError::unknown("monster counter or native", id))?;
     Ok(Denizen {
         monster: false,
-        group: Some(group.name.clone()),
+        // Natives of two combined games battle as separate groups (3.1
+        // 10.E.7.7); their spoils go to their own game's box.
+        group: Some(crate::data::realms::Realm::of_name(id).mark(&group.name)),
         leader: native.is_leader(),
         tremendous: false,
         side,

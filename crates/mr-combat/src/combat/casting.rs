@@ -446,7 +446,7 @@ fn candidates(
             .iter()
             .filter(|b| b.active)
             .filter(|b| named.is_none_or(|n| b.item.name.eq_ignore_ascii_case(n)))
-            .filter(|b| data.treasures.iter().any(|t| t.name == b.item.name))
+            .filter(|b| data.treasure(&b.item.name).is_some())
             .map(|b| CastWith::Treasure {
                 name: b.item.name.clone(),
             }),

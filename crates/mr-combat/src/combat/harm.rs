@@ -489,8 +489,9 @@ fn armor_hit(battle: &mut Battle, target: FighterId, index: usize, level: i8) {
         Some(group) => battle.say(
             Seen::Clearing,
             CombatLine::ArmorReturned {
+                // Its own game's natives (3.1 10.E.7.8).
+                group: crate::data::realms::Realm::of_name(&armor).mark(group),
                 armor,
-                group: group.to_string(),
             },
         ),
         None => {

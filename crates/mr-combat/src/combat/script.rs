@@ -559,7 +559,7 @@ pub fn item_named(data: &GameData, name: &str) -> Option<Item> {
         ItemKind::Armor
     } else if data.horses.iter().any(|h| is(&h.name)) {
         ItemKind::Horse
-    } else if data.treasures.iter().any(|t| t.name == name) {
+    } else if data.treasure(name).is_some() {
         ItemKind::Treasure
     } else {
         return None;

@@ -173,7 +173,7 @@ pub fn effort_limit(battle: &Battle, who: FighterId) -> u8 {
         .treasures
         .iter()
         .filter(|t| t.active)
-        .filter_map(|t| battle.data.treasures.iter().find(|d| d.name == t.name))
+        .filter_map(|t| battle.data.treasure(&t.name))
         .flat_map(|t| t.effects.iter());
     let mut limit = 2;
     for effect in effects {

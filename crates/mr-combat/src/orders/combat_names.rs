@@ -38,7 +38,7 @@ pub fn check_tactics(
         ("maneuver with", &tactics.maneuver_with),
     ] {
         let Some(chit) = chit else { continue };
-        let is_card = data.treasures.iter().any(|t| t.name == *chit);
+        let is_card = data.treasure(chit).is_some();
         if chit == "horse" {
             continue;
         }

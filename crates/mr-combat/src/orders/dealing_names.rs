@@ -19,6 +19,7 @@ use super::sheet::DayOrders;
 use crate::board::ClearingId;
 use crate::data::GameData;
 use crate::data::natives::{Hire, NativeGroup, find_member};
+use crate::data::realms::Realm;
 use crate::state::{CharacterState, MrState, Whereabouts};
 use crate::state::{belongings, hiring};
 use realmgm_core::suggest;
@@ -128,34 +129,40 @@ pub fn hired_by_these_orders(orders: &DayOrders, data: &GameData, name: &str) ->
 /// of, saying who is next: another character may still hire those before
 /// him first, so the line is not refused.
 fn check_hire_order(orders: &DayOrders, data: &GameData, state: &MrState, found: &mut NameCheck) {
-    let mut groups: Vec<(&NativeGroup, &ClearingId)> = Vec::new();
+    // Each game's group apart (3.1 10.E.7.7).
+    let mut groups: Vec<(Realm, &NativeGroup, &ClearingId)> = Vec::new();
     for wanted in &orders.hire {
         let Some((group, member)) = find_member(&data.natives, &wanted.what) else {
             continue;
         };
+        let realm = Realm::of_name(&wanted.what);
         if let Some(Whereabouts::Clearing { clearing }) =
-            state.denizens.get(&member.name).map(|d| &d.at)
+            state.denizens.get(&realm.mark(&member.name)).map(|d| &d.at)
             && group.hire == Hire::Single
-            && !groups.iter().any(|(g, _)| g.name == group.name)
+            && !groups
+                .iter()
+                .any(|(r, g, _)| *r == realm && g.name == group.name)
         {
-            groups.push((group, clearing));
+            groups.push((realm, group, clearing));
         }
     }
-    for (group, clearing) in groups {
+    for (realm, group, clearing) in groups {
         let named: Vec<&str> = orders
             .hire
             .iter()
+            .filter(|w| Realm::of_name(&w.what) == realm)
             .filter_map(|w| find_member(&data.natives, &w.what))
             .filter(|(g, _)| g.name == group.name)
             .map(|(_, m)| m.name.as_str())
             .collect();
         let by_group = orders.hire.iter().any(|w| {
-            suggest::same(&w.what, &group.name) || suggest::same(&w.what, &group.member_name)
+            suggest::same(&w.what, &realm.mark(&group.name))
+                || suggest::same(&w.what, &realm.mark(&group.member_name))
         });
         if by_group {
             continue;
         }
-        let mut present = hiring::unhired_in(state, group, clearing);
+        let mut present = hiring::unhired_in(state, realm, group, clearing);
         let first_next = hiring::next_among(group, present.clone())
             .first()
             .map(|n| n.name.clone());
@@ -167,14 +174,18 @@ fn check_hire_order(orders: &DayOrders, data: &GameData, state: &MrState, found:
             reached.push(next.name.as_str());
             present.retain(|m| m.name != next.name);
         }
-        let Some(next) = first_next else { continue };
+        let Some(next) = first_next.map(|next| realm.mark(&next)) else {
+            continue;
+        };
+        let group_name = realm.mark(&group.name);
         for member in named.iter().filter(|m| !reached.contains(m)) {
+            let member = realm.mark(member);
             found.warnings.push(format!(
                 "Hire: {member}: the {} are hired one at a time, the highest number in the \
                  clearing first and the leader last, and nobody chooses which (3.1 rule 7.7.1 \
                  a.1); where {member} stands {next} is next, and as things stand your Hire: line \
-                 does not reach {member}. Write 'Hire: {}' to hire whoever is next",
-                group.name, group.name
+                 does not reach {member}. Write 'Hire: {group_name}' to hire whoever is next",
+                group_name
             ));
         }
     }

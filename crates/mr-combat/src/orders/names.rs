@@ -4,11 +4,14 @@
 //! Unknown items and native groups are errors with the nearest names, since
 //! the engine could not act on them. Characters who are not in the campaign
 //! are warnings: a player may name a rival he expects to meet, and the
-//! engine simply finds nobody to block.
+//! engine simply finds nobody to block. With two Realms combined an item
+//! or native may carry the second game's mark (`Buy: Amulet II`,
+//! `Hire: Rogues II`, 3.1 10.E.7.2.1).
 
 use super::activity::Activity;
 use super::sheet::{Blocking, DayOrders};
 use crate::data::GameData;
+use crate::data::realms;
 use realmgm_core::suggest;
 
 /// What the check found, in the order of the orders text.
@@ -25,8 +28,17 @@ pub fn check_names(orders: &DayOrders, data: &GameData, characters: &[&str]) -> 
     // Walked afresh for each name asked about: most orders ask about none.
     // `boon` buys back the level a boon cost (3.1 7.6.5e.1).
     let items = || item_names(data).chain(["Horse", "Pony", "Warhorse", "boon"]);
+    // The printed component behind either game's copy, once two Realms are
+    // combined.
+    let printed = |name: &str| {
+        if data.combines_realms() {
+            realms::printed(name)
+        } else {
+            name.to_string()
+        }
+    };
     for purchase in &orders.buy {
-        if suggest::find(&purchase.what, items()).is_none() {
+        if suggest::find(&printed(&purchase.what), items()).is_none() {
             let hint = suggest::did_you_mean(&purchase.what, items());
             found.errors.push(format!(
                 "Buy: '{}' is not an item of the game{hint}",
@@ -59,7 +71,7 @@ pub fn check_names(orders: &DayOrders, data: &GameData, characters: &[&str]) -> 
             .chain(["Goblins", "Spear Goblins", "Sword Goblins", "Axe Goblins"])
     };
     for hire in &orders.hire {
-        if suggest::find(&hire.what, hireable()).is_none() {
+        if suggest::find(&printed(&hire.what), hireable()).is_none() {
             let hint = suggest::did_you_mean(&hire.what, hireable());
             found.errors.push(format!(
                 "Hire: '{}' is not a native group or native{hint}",
@@ -138,6 +150,25 @@ mod tests {
         assert_eq!(found.errors.len(), 2, "{found:?}");
         assert!(found.errors[0].contains("did you mean Shield"), "{found:?}");
         assert!(found.errors[1].contains("did you mean Rogue"), "{found:?}");
+    }
+
+    /// 3.1 10.E.7.2.1: with two Realms combined orders name the second
+    /// game's tiles, items and natives by their mark; in a one-Realm game
+    /// the mark names nothing.
+    #[test]
+    fn the_second_games_mark_reads_only_with_two_realms() {
+        let combined = data::combined().unwrap();
+        let text = "M AVII5\nBuy: Amulet II\nHire: Rogues II; Rogue II 3";
+        let orders = parse_day_orders(text, 1, combined).unwrap();
+        let found = check_names(&orders, combined, &["Amazon"]);
+        assert_eq!(found, NameCheck::default());
+
+        let one = data::get().unwrap();
+        assert!(parse_day_orders("M AVII5", 1, one).is_err());
+        let orders = parse_day_orders("H\nBuy: Amulet II\nHire: Rogues II", 1, one).unwrap();
+        let found = check_names(&orders, one, &["Amazon"]);
+        assert_eq!(found.errors.len(), 2, "{found:?}");
+        assert!(found.errors[0].contains("is not an item"), "{found:?}");
     }
 
     #[test]
