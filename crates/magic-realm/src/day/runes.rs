@@ -14,6 +14,7 @@
 //! discovered sites in his clearing in name order.
 
 use crate::abilities::active_treasure_effects;
+use crate::data::realms;
 use crate::data::terms::Roll;
 use crate::data::treasures::TreasureEffect;
 use crate::day::events::Happening;
@@ -64,15 +65,15 @@ fn find_runes(day: &Day<'_>, who: usize) -> Option<Runes> {
     holders.extend(sites.into_iter().map(|s| (s, true)));
     holders.into_iter().find_map(|(holder, at_site)| {
         let spells = spells_in(day, &holder);
-        let awakened = day.state.magic.awakened.get(&holder);
-        let is_awake = |s: &String| awakened.is_some_and(|a| a.contains(s));
+        let is_awake = |s: &String| day.state.magic.is_awakened(&holder, s);
         let top = if at_site {
             spells.first()
         } else {
             spells
                 .iter()
                 .find(|s| !is_awake(s))
-                .or_else(|| spells.iter().find(|s| !known.contains(*s)))
+                // A second game's card is the printed spell (3.1 10.E.7.2.1).
+                .or_else(|| spells.iter().find(|s| !known.contains(&realms::printed(s))))
         };
         top.map(|spell| Runes {
             holder: holder.clone(),
@@ -139,11 +140,8 @@ pub fn read_runes(day: &mut Day<'_>, who: usize) -> PhaseOutcome {
             .insert(runes.spell.clone());
         // A Spell card of another type still awakens, but its artifact or
         // book never casts it (3.1 4.6.6b): the reader is told so.
-        let uncastable = day
-            .data
-            .spells
-            .iter()
-            .find(|s| s.name == runes.spell)
+        let uncastable = spellbook::find_spell(day.data, &runes.spell)
+            .ok()
             .filter(|_| !runes.at_site)
             .and_then(|s| {
                 crate::magic::cast::item_wrong_type(&day.state, day.data, &runes.holder, s)

@@ -124,8 +124,7 @@ pub fn score(
     let great_treasures = count(
         kept.iter()
             .filter(|(kind, name)| {
-                *kind == ItemKind::Treasure
-                    && data.treasures.iter().any(|t| &t.name == name && t.great)
+                *kind == ItemKind::Treasure && data.treasure(name).is_some_and(|t| t.great)
             })
             .count(),
     );
@@ -485,7 +484,7 @@ fn fame_and_notoriety_values(data: &GameData, items: &[(ItemKind, String)]) -> (
     let values = items.iter().filter_map(|(kind, name)| {
         let base = crate::data::base_name(name);
         match kind {
-            ItemKind::Treasure => data.treasures.iter().find(|t| &t.name == name).map(|t| {
+            ItemKind::Treasure => data.treasure(name).map(|t| {
                 let fame = if t.fame_buyer.is_some() { 0 } else { t.fame };
                 (fame, t.notoriety)
             }),

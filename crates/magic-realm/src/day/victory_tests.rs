@@ -316,3 +316,25 @@ fn a_two_month_game_goes_on_after_day_28_and_scores_at_its_end() {
         "the game ended after day 56; start a new game to play on"
     );
 }
+
+/// 3.1 10.E.7.2.1: the second game's Great Treasure is its printed card and
+/// scores as one, its Fame value with it.
+#[test]
+fn a_second_games_great_treasure_scores_as_the_printed_one() {
+    use crate::state::ItemKind;
+    let mut state = game(&["Amazon"]);
+    give(
+        &mut state.characters[0],
+        ItemKind::Treasure,
+        "Dragon Essence II",
+    );
+    let score = basic_score(&state.characters[0], None);
+    let mut printed = game(&["Amazon"]);
+    give(
+        &mut printed.characters[0],
+        ItemKind::Treasure,
+        "Dragon Essence",
+    );
+    assert_eq!(score, basic_score(&printed.characters[0], None));
+    assert_eq!(score.great_treasures, 1);
+}

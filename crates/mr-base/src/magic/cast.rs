@@ -159,13 +159,7 @@ fn check_with(
                     .belongings
                     .iter()
                     .filter(|b| b.active)
-                    .filter(|b| {
-                        state
-                            .magic
-                            .awakened
-                            .get(&b.item.name)
-                            .is_some_and(|s| s.contains(&spell.name))
-                    })
+                    .filter(|b| state.magic.is_awakened(&b.item.name, &spell.name))
                     .find_map(|b| item_wrong_type(state, data, &b.item.name, spell));
                 let why = match in_item {
                     Some(why) => format!(
@@ -250,11 +244,7 @@ fn check_with(
                 kind,
             );
             let enchanted = spells::enchant_artifact::holds(state, item, &spell.name);
-            let awake = state
-                .magic
-                .awakened
-                .get(item)
-                .is_some_and(|s| s.contains(&spell.name));
+            let awake = state.magic.is_awakened(item, &spell.name);
             if !awake && !enchanted && !as_chit {
                 return Err(MagicError::cannot(
                     name,
@@ -370,7 +360,8 @@ fn check_bound_treasure(
             format!("only the {} casts it", holder.name),
         ));
     };
-    if item != &holder.name {
+    // Either game's card is the printed treasure (3.1 10.E.7.2.1).
+    if crate::data::realms::printed(item) != holder.name {
         return Err(MagicError::cannot(
             name,
             format!("only the {} casts it, not the {item}", holder.name),

@@ -53,9 +53,11 @@ pub fn on(rules: &Rules) -> bool {
 /// The type of MAGIC chit `item` acts as: its red Roman numeral
 /// (3.1 10.C.3.1.1, 4.6.5b). `None` for a treasure holding no spells.
 pub fn red_numeral(data: &GameData, item: &str) -> Option<MagicType> {
+    // Either game's card is the printed treasure (3.1 10.E.7.2.1).
+    let printed = crate::data::realms::printed(item);
     data.treasures
         .iter()
-        .find(|t| t.name.eq_ignore_ascii_case(item))?
+        .find(|t| t.name.eq_ignore_ascii_case(&printed))?
         .effects
         .iter()
         .find_map(|e| match e {
@@ -145,13 +147,7 @@ pub fn awakened_in_his_item<'s>(
         .iter()
         .map(|b| b.item.name.as_str())
         .filter(|item| colour_of(state, who, item).is_none())
-        .find(|item| {
-            state
-                .magic
-                .awakened
-                .get(*item)
-                .is_some_and(|s| s.contains(spell))
-        })
+        .find(|item| state.magic.is_awakened(item, spell))
 }
 
 /// The artifact or book character `c` carries active, not colour magic,
@@ -199,9 +195,8 @@ pub fn spell_cards_for_victory<'s>(
         .filter_map(|a| a.magic)
         .collect();
     let castable = |spell: &str| {
-        data.spells
-            .iter()
-            .find(|s| s.name == spell)
+        super::spellbook::find_spell(data, spell)
+            .ok()
             .and_then(|s| s.spell_type)
             .is_some_and(|kind| chit_types.contains(&kind))
     };

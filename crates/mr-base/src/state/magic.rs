@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use crate::board::ClearingId;
+use crate::data::realms;
 use crate::data::spells::Duration;
 use crate::tables::magic::CurseKind;
 
@@ -97,6 +98,16 @@ fn is_zero(n: &u32) -> bool {
 impl MagicWorld {
     pub fn is_empty(&self) -> bool {
         *self == MagicWorld::default()
+    }
+
+    /// Whether the Spell card `spell` is awakened in `holder`. A second
+    /// game's card is kept under its marked name (`Fiery Blast II`) and is
+    /// the printed spell (3.1 10.E.7.2.1), so printed names are compared.
+    pub fn is_awakened(&self, holder: &str, spell: &str) -> bool {
+        let printed = realms::printed(spell);
+        self.awakened
+            .get(holder)
+            .is_some_and(|cards| cards.iter().any(|card| realms::printed(card) == printed))
     }
 }
 

@@ -41,7 +41,7 @@ pub fn enchant(ctx: &mut Ctx<'_>) -> Result<Vec<SpellEffect>, MagicError> {
         .belongings
         .iter()
         .any(|b| b.item.name == item);
-    let treasure = ctx.data.treasures.iter().any(|t| t.name == item);
+    let treasure = ctx.data.treasure(&item).is_some();
     if holder != caster || !carried || !treasure {
         return Err(ctx.bad_target(0, "it must be a treasure the caster carries"));
     }

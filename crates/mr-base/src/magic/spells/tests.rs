@@ -347,6 +347,33 @@ fn every_learnable_spell_is_now_built() {
 
 /// 3.1 8.3.9c.3: an artifact or book stays committed to the spell it cast
 /// while that spell lasts, and casts nothing else until it ends.
+/// 3.1 10.E.7.2.1: the second game's artifact, awakened to the second
+/// game's Spell card, casts it as the printed artifact casts the printed
+/// spell.
+#[test]
+fn a_second_games_artifact_casts_its_awakened_second_game_spell() {
+    let mut state = casters(&["Amazon"], "IV", &[]);
+    let (_, printed) = skull_blasting_a_giant(&mut state);
+    state.characters[0].belongings.clear();
+    state.magic.awakened.clear();
+    carry(&mut state, "Enchanter's Skull II");
+    state
+        .magic
+        .awakened
+        .entry("Enchanter's Skull II".into())
+        .or_default()
+        .insert("Fiery Blast II".into());
+    let blast = CastRequest {
+        with: CastWith::Treasure {
+            name: "Enchanter's Skull II".into(),
+        },
+        ..printed
+    };
+    let rules = Rules::default();
+    assert!(check(&state, data(), &rules, &blast).is_ok());
+    cast(&mut state, data(), &rules, &blast, &mut Dice::new(1, 1)).expect("cast");
+}
+
 #[test]
 fn an_artifact_committed_to_its_spell_casts_nothing_else() {
     let mut state = casters(&["Amazon"], "IV", &[]);
