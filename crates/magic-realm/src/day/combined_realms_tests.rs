@@ -14,20 +14,15 @@ use crate::rules::COMBINED_REALMS;
 use crate::setup::{SetupInputs, new_game};
 use crate::state::MrState;
 use realmgm_core::dice::Dice;
-use realmgm_core::game::{RuleToggle, Rules, Seat, ToggleStatus};
+use realmgm_core::game::{Rules, Seat};
 
 fn data() -> &'static GameData {
     crate::data::combined().unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// The rules with `combined_realms` on, as a campaign will switch it once
-/// it is built.
+/// The rules with `combined_realms` on, as a campaign switches it.
 fn combined() -> Rules {
-    let mut known: Vec<RuleToggle> = crate::rules::TOGGLES.to_vec();
-    for toggle in known.iter_mut().filter(|t| t.name == COMBINED_REALMS) {
-        toggle.status = ToggleStatus::Built;
-    }
-    Rules::new([COMBINED_REALMS], &known).unwrap_or_else(|e| panic!("{e}"))
+    Rules::new([COMBINED_REALMS], crate::rules::TOGGLES).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn set_up(seed: u64, roles: &[&str]) -> MrState {
@@ -523,4 +518,44 @@ fn a_late_joiner_of_the_second_game_enters_at_its_inn() {
         )
         .expect_err("no second Realm");
     assert!(refused.to_string().contains("3.1 10.E.7.4.2"), "{refused}");
+}
+
+/// Through the game interface a campaign drives: off, a seat `Amazon II`
+/// is refused naming the rule; on, the combined game starts on the double
+/// board, reads both players' orders and plays a day (3.1 10.E.7).
+#[test]
+fn a_combined_campaign_starts_and_plays_a_day_through_the_game() {
+    use realmgm_core::game::{AcceptedOrders, Game, Start, Turn};
+    let seats = [("Ann", "Amazon II"), ("Ben", "Wizard")]
+        .iter()
+        .map(|(player, role)| Seat {
+            player: (*player).into(),
+            role: Some((*role).into()),
+        })
+        .collect::<Vec<_>>();
+    let game = crate::game::MagicRealm;
+    let start = |rules: &Rules| game.start(&Start::new(&seats, rules), &mut Dice::new(11, 0));
+    let refused = start(&Rules::default()).unwrap_err();
+    assert!(format!("{refused:#}").contains("10.E.7"), "{refused:#}");
+    let rules = combined();
+    let state = start(&rules).unwrap_or_else(|e| panic!("{e:#}"));
+    let mr: MrState = serde_json::from_value(state.json().clone()).expect("a state");
+    assert!(mr.combines_realms());
+    assert_eq!(mr.characters[0].realm, Realm::Second);
+    let orders: BTreeMap<String, AcceptedOrders> = ["Ann", "Ben"]
+        .iter()
+        .map(|player| {
+            let read = game
+                .read_orders(&state, &rules, player, "H")
+                .unwrap_or_else(|e| panic!("{player}: {e:?}"));
+            ((*player).to_string(), read)
+        })
+        .collect();
+    let turn = game
+        .resolve_turn(state, &Turn::new(&rules, &orders), &mut Dice::new(11, 1))
+        .unwrap_or_else(|e| panic!("{e:#}"))
+        .done()
+        .expect("the day is resolved");
+    let after: MrState = serde_json::from_value(turn.state.json().clone()).expect("a state");
+    assert_eq!(after.day, 1);
 }

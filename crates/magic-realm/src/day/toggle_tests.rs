@@ -156,6 +156,10 @@ const ON_OFF_TESTS: &[(&str, &str)] = &[
         "day::toggle_tests::solitaire_sets_out_a_lone_game_and_rolls_twice_3_1_10_e_1",
     ),
     (
+        "combined_realms",
+        "day::combined_realms_tests::a_combined_campaign_starts_and_plays_a_day_through_the_game",
+    ),
+    (
         "dwarf_short_legs_optional",
         "abilities::tests::the_dwarfs_optional_short_legs_come_only_with_their_own_toggle",
     ),

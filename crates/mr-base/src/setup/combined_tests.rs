@@ -11,21 +11,18 @@ use crate::data::realms::Realm;
 use crate::data::terms::{Dwelling, TileGroup};
 use crate::rules::COMBINED_REALMS;
 use crate::state::{ItemKind, Whereabouts};
-use realmgm_core::game::{RuleToggle, ToggleStatus};
 
 fn data() -> &'static GameData {
     crate::data::get().unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// The rules with `combined_realms` on, as a campaign will switch it once
-/// it is built; `also` are further toggles.
+/// The rules with `combined_realms` on; `also` are further toggles.
 fn combined(also: &[&'static str]) -> Rules {
-    let mut known: Vec<RuleToggle> = crate::rules::TOGGLES.to_vec();
-    for toggle in known.iter_mut().filter(|t| t.name == COMBINED_REALMS) {
-        toggle.status = ToggleStatus::Built;
-    }
-    Rules::new(also.iter().copied().chain([COMBINED_REALMS]), &known)
-        .unwrap_or_else(|e| panic!("{e}"))
+    Rules::new(
+        also.iter().copied().chain([COMBINED_REALMS]),
+        crate::rules::TOGGLES,
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn seats(roles: &[&str]) -> Vec<Seat> {
