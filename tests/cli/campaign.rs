@@ -263,3 +263,33 @@ fn new_and_edit_refuse_a_folder_climbing_out_of_the_databases_folder() {
     assert!(done.contains("site.out: site -> "), "{done}");
     assert!(done.contains("Stored: 1 change applies"), "{done}");
 }
+
+/// A campaign with `combined_realms` seats a second game's character as
+/// `Amazon II` and is stored (3.1 10.E.7.4.2).
+#[test]
+fn a_combined_realms_campaign_seats_a_second_games_character() {
+    let db = TempDb::new("combined");
+    let dir = std::env::temp_dir().join(format!("realmgm-cli-{}-combined", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let standard = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/standard.toml"),
+    )
+    .unwrap();
+    let combined = dir.join("combined.toml");
+    std::fs::write(
+        &combined,
+        standard
+            .replace("rules = []", r#"rules = ["combined_realms"]"#)
+            .replace(r#"character = "Amazon""#, r#"character = "Amazon II""#)
+            .replace("setup_by_mail = true", "setup_by_mail = false")
+            .replace(
+                r#"email = "dave@example.org""#,
+                "email = \"dave@example.org\"\ncharacter = \"Wizard\"",
+            ),
+    )
+    .unwrap();
+    let out = realmgm(&["campaign", "new", combined.to_str().unwrap()], &db.0);
+    let _ = std::fs::remove_dir_all(&dir);
+    let created = stdout(&out);
+    assert!(created.starts_with("Stored campaign MR1"), "{created}");
+}

@@ -490,6 +490,16 @@ impl SetupByMail for MagicRealm {
         progress: Option<serde_json::Value>,
         table: &realmgm_core::game::SetupTable<'_>,
     ) -> anyhow::Result<Box<dyn MailSetup>> {
+        // Choosing a second game's character and its start by mail is not
+        // built (3.1 10.E.7.4.2): the refusal says how to seat him instead.
+        if table.rules.is_on(rules::COMBINED_REALMS) {
+            return Err(setup::SetupError::NotWithCombinedRealms {
+                what: "setup by mail",
+                instead: "set setup_by_mail = false and name each player's character in the \
+                          campaign file (`character = \"Amazon II\"` for the second game's)",
+            }
+            .into());
+        }
         let setup = setup::mail::MailedSetup::begin(progress, table, data::get()?)?;
         Ok(Box::new(setup))
     }

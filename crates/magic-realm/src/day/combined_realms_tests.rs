@@ -559,3 +559,33 @@ fn a_combined_campaign_starts_and_plays_a_day_through_the_game() {
     let after: MrState = serde_json::from_value(turn.state.json().clone()).expect("a state");
     assert_eq!(after.day, 1);
 }
+
+/// Setup by mail with two Realms is refused by name, saying how to seat
+/// the characters in the campaign file instead (3.1 10.E.7.4.2).
+#[test]
+fn setup_by_mail_is_refused_with_combined_realms() {
+    use realmgm_core::game::{Game, SetupTable};
+    let seats = [Seat {
+        player: "Ann".into(),
+        role: None,
+    }];
+    let rules = combined();
+    let table = SetupTable {
+        seats: &seats,
+        rules: &rules,
+        seed: 5,
+        victory_points: None,
+        carry_over: None,
+    };
+    let by_mail = crate::game::MagicRealm
+        .setup_by_mail()
+        .expect("Magic Realm sets up by mail");
+    let Err(refused) = by_mail.setup(None, &table) else {
+        panic!("setup by mail began with two Realms");
+    };
+    let text = format!("{refused:#}");
+    assert!(
+        text.contains("setup by mail is not implemented yet with Combining Realms"),
+        "{text}"
+    );
+}

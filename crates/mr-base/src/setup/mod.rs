@@ -162,8 +162,8 @@ pub enum SetupError {
     Equipment { character: String, why: String },
     /// A part of Combining Realms setup that is not built.
     #[error(
-        "with two Realms combined (combined_realms, 3.1 10.E.7), {what} is not implemented \
-         yet; {instead}"
+        "{what} is not implemented yet with Combining Realms (combined_realms, 3.1 10.E.7); \
+         {instead}"
     )]
     NotWithCombinedRealms {
         what: &'static str,
