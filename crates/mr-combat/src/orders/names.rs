@@ -48,7 +48,15 @@ pub fn check_names(orders: &DayOrders, data: &GameData, characters: &[&str]) -> 
     }
     if let Some(wanted) = &orders.character {
         let names = data.characters.iter().map(|c| c.name.as_str());
+        // A killed character comes back in his own game (3.1 10.E.7.4.2):
+        // a line choosing the game is not read yet.
+        let marked = data.combines_realms() && !realms::Realm::of_name(wanted.trim()).is_first();
         match suggest::find(wanted, names.clone()) {
+            _ if marked => found.errors.push(format!(
+                "Character: '{wanted}': choosing the game a killed character comes back in is \
+                 not implemented yet with Combining Realms (3.1 10.E.7.4.2); write the \
+                 character without II and he comes back in his own game"
+            )),
             None => found.errors.push(format!(
                 "Character: '{wanted}' is not a character of the game{}",
                 suggest::did_you_mean(wanted, names)
@@ -162,6 +170,13 @@ mod tests {
         let orders = parse_day_orders(text, 1, combined).unwrap();
         let found = check_names(&orders, combined, &["Amazon"]);
         assert_eq!(found, NameCheck::default());
+
+        let restart = parse_day_orders("H\nCharacter: Wizard II", 1, combined).unwrap();
+        let found = check_names(&restart, combined, &["Amazon"]);
+        assert!(
+            found.errors[0].contains("not implemented yet with Combining Realms"),
+            "{found:?}"
+        );
 
         let one = data::get().unwrap();
         assert!(parse_day_orders("M AVII5", 1, one).is_err());
