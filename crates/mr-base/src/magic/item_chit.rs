@@ -195,8 +195,11 @@ pub fn spell_cards_for_victory<'s>(
         .filter_map(|a| a.magic)
         .collect();
     let castable = |spell: &str| {
-        super::spellbook::find_spell(data, spell)
-            .ok()
+        // Either game's Spell card is the printed spell (3.1 10.E.7.2.1).
+        let printed = crate::data::realms::printed(spell);
+        data.spells
+            .iter()
+            .find(|s| s.name == printed)
             .and_then(|s| s.spell_type)
             .is_some_and(|kind| chit_types.contains(&kind))
     };
