@@ -119,6 +119,71 @@ fn a_broken_file_is_refused_naming_its_line() {
     assert!(!db.0.exists(), "nothing should be stored for a broken file");
 }
 
+/// What Combining Realms cannot be played with yet is refused when the file
+/// is stored, not at its first deadline (3.1 10.E.7).
+#[test]
+fn campaign_new_refuses_what_two_realms_do_not_offer_yet_3_1_10_e_7() {
+    let magenta = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/magenta.toml"),
+    )
+    .unwrap();
+    assert!(
+        magenta.contains("\"combined_realms\""),
+        "Magenta combines Realms"
+    );
+    Campaign::parse("magenta.toml", &magenta, realmgm::games::GAMES).unwrap();
+    let by_mail = magenta.replace(
+        "maildir_out = \"mail/MAGENTA/out\"\n",
+        "maildir_out = \"mail/MAGENTA/out\"\nsetup_by_mail = true\n",
+    );
+    let with_rule = |rule: &str| {
+        magenta.replace(
+            "    \"combined_realms\",\n",
+            &format!("    \"combined_realms\",\n    \"{rule}\",\n"),
+        )
+    };
+    for (text, refused) in [
+        (
+            by_mail.clone(),
+            "setup by mail is not implemented yet with Combining Realms",
+        ),
+        (
+            with_rule("solitaire"),
+            "Solitaire Play (3.1 10.E.1) is not implemented yet with Combining Realms",
+        ),
+        (
+            with_rule("player_built_board"),
+            "a board the players build is not implemented yet with Combining Realms",
+        ),
+    ] {
+        assert_ne!(text, magenta);
+        let err = Campaign::parse("magenta.toml", &text, realmgm::games::GAMES)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("field `rules`"), "{err}");
+        assert!(err.contains(refused), "{err}");
+    }
+    // The same refusal from the command a GM runs, and nothing stored.
+    let db = TempDb::new("combined");
+    let dir = std::env::temp_dir().join(format!("realmgm-cli-{}-combined", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("magenta.toml");
+    std::fs::write(&file, &by_mail).unwrap();
+    let err = stderr(&realmgm(
+        &["campaign", "new", file.to_str().unwrap()],
+        &db.0,
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        err.contains("set setup_by_mail = false and name each player's character"),
+        "{err}"
+    );
+    assert!(
+        !db.0.exists(),
+        "nothing should be stored for a refused file"
+    );
+}
+
 #[test]
 fn show_without_a_database_says_how_to_make_one() {
     let db = TempDb::new("missing");

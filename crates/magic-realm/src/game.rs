@@ -204,6 +204,10 @@ impl Game for MagicRealm {
             .then_some((1, setup::SOLITAIRE))
     }
 
+    fn campaign_refusal(&self, rules: &Rules, setup_by_mail: bool) -> Option<String> {
+        setup::combined_realms_refusal(rules, setup_by_mail).map(|refused| refused.to_string())
+    }
+
     fn calendar(&self) -> Option<Calendar> {
         Some(Calendar {
             days_per_month: crate::state::DAYS_PER_MONTH,
@@ -492,13 +496,8 @@ impl SetupByMail for MagicRealm {
     ) -> anyhow::Result<Box<dyn MailSetup>> {
         // Choosing a second game's character and its start by mail is not
         // built (3.1 10.E.7.4.2): the refusal says how to seat him instead.
-        if table.rules.is_on(rules::COMBINED_REALMS) {
-            return Err(setup::SetupError::NotWithCombinedRealms {
-                what: "setup by mail",
-                instead: "set setup_by_mail = false and name each player's character in the \
-                          campaign file (`character = \"Amazon II\"` for the second game's)",
-            }
-            .into());
+        if let Some(refused) = setup::combined_realms_refusal(table.rules, true) {
+            return Err(refused.into());
         }
         let setup = setup::mail::MailedSetup::begin(progress, table, data::get()?)?;
         Ok(Box::new(setup))

@@ -641,30 +641,13 @@ pub const TOGGLES: &[RuleToggle] = &[
     },
     RuleToggle {
         name: "combined_realms",
-        summary: "Two games of Magic Realm on one double board. Built in the engine: the double \
-                  board of forty tiles, the first Borderland dealt starting the map \
-                  (`realmgm board show --seed 2003 --realms 2`); the second game's pieces \
-                  marked II before any copy number (`Giant Bat II 1`, `Lost Keys II`, `Inn II`, \
-                  clearing AVII5); the setup on two cards, treasures, map chits, weapons and \
-                  the native boxes' horses mixed across the games, denizens, Spell cards and \
-                  row-6 chits on their own card, garrisons at their own game's dwellings, a \
-                  character seated as `Amazon II` starting at a dwelling of the second game (and \
-                  coming back or joining late at its Inn); one \
-                  Monster Roll for both cards, each chit and dwelling summoning from its own \
-                  card and denizens regenerating to their own; loot from the site's own card, \
-                  Lost Keys opening only their own card's locks; each game's natives hired, \
-                  traded with and battling as their own group, each leader and visitor with his \
-                  own card's box, Fame prices only to their own game's natives, relationships the \
-                  same with a group in every game; missions delivered to their own game's \
-                  dwelling, campaigns naming their own game's groups; potions and destroyed \
-                  armour back to their own game's box; orders naming the second game's tiles, \
-                  items and natives (`M AVII5`, `Buy: Amulet II`, `Hire: Rogues II`); the \
-                  second game's Treasure, Spell and Great Treasure cards working as the printed \
-                  ones in the day, in combat, in casting from its artifacts and books and in \
-                  scoring. One Monster Roll serves both cards (a ruling: 7.5's alternative of a \
-                  roll for each card is not offered). With two Realms, a board the players \
-                  build, row-6 chits they place, setup by mail and Solitaire Play are each \
-                  refused by name as not implemented yet with Combining Realms",
+        summary: "Two games of Magic Realm on one double board: the second game's pieces and \
+                  places carry II after the name, before any copy number (`Giant Bat II 1`, \
+                  `Inn II`, clearing AVII5), and orders name them so (`M AVII5`, \
+                  `Buy: Amulet II`, `Hire: Rogues II`). Treasures, map chits and weapons are \
+                  mixed across the two setup cards; monsters, natives and visitors keep to \
+                  their own game, each game's natives a group of their own. One Monster Roll \
+                  serves both cards",
         source: "3.1 10.E.7 (Combining Realms)",
         status: Built,
         excludes: &[],

@@ -770,6 +770,14 @@ pub trait Game: Sync {
         None
     }
 
+    /// Why the game cannot play a campaign under `rules` (with its players
+    /// choosing their characters by mail when `setup_by_mail`), worded for
+    /// the GM with what to change; `None` when it can. `campaign new`
+    /// refuses such a file at once rather than at its first deadline.
+    fn campaign_refusal(&self, _rules: &Rules, _setup_by_mail: bool) -> Option<String> {
+        None
+    }
+
     /// A new game (day 0) from the campaign's seats and rules, the choices
     /// of a setup by mail and the campaign's calendar; all randomness comes
     /// from `dice`.

@@ -311,17 +311,33 @@ fn realms_in_play(rules: &Rules, inputs: &SetupInputs) -> Result<&'static [Realm
     if !rules.is_on(crate::rules::COMBINED_REALMS) {
         return Ok(&Realm::ALL[..1]);
     }
-    let refused = |what, instead| Err(SetupError::NotWithCombinedRealms { what, instead });
+    if let Some(refused) = combined_realms_refusal(rules, false) {
+        return Err(refused);
+    }
+    if inputs.visitors.is_some() {
+        return Err(SetupError::NotWithCombinedRealms {
+            what: "the players' placing of the row-6 chits",
+            instead: "leave the visitor placement out and the dice place each game's chits on \
+                      its card",
+        });
+    }
+    Ok(&Realm::ALL)
+}
+
+/// What Combining Realms (3.1 10.E.7) cannot yet be played with under
+/// `rules`, with the players choosing their characters by mail when
+/// `setup_by_mail`: the same refusal whether a campaign file is stored or a
+/// game set up; `None` when the rules do not combine Realms or nothing
+/// with them is refused.
+pub fn combined_realms_refusal(rules: &Rules, setup_by_mail: bool) -> Option<SetupError> {
+    if !rules.is_on(crate::rules::COMBINED_REALMS) {
+        return None;
+    }
+    let refused = |what, instead| Some(SetupError::NotWithCombinedRealms { what, instead });
     if rules.is_on(PLAYER_BUILT_BOARD) {
         return refused(
             "a board the players build",
             "switch player_built_board off for a random double board",
-        );
-    }
-    if inputs.visitors.is_some() {
-        return refused(
-            "the players' placing of the row-6 chits",
-            "leave the visitor placement out and the dice place each game's chits on its card",
         );
     }
     if rules.is_on(SOLITAIRE) {
@@ -330,7 +346,14 @@ fn realms_in_play(rules: &Rules, inputs: &SetupInputs) -> Result<&'static [Realm
             "switch solitaire or combined_realms off",
         );
     }
-    Ok(&Realm::ALL)
+    if setup_by_mail {
+        return refused(
+            "setup by mail",
+            "set setup_by_mail = false and name each player's character in the campaign file \
+             (`character = \"Amazon II\"` for the second game's)",
+        );
+    }
+    None
 }
 
 /// The clearings a solitaire character may enter the map at, in order

@@ -510,6 +510,11 @@ impl Checker<'_> {
                 problem,
             ));
         }
+        if let Some(refused) = game.campaign_refusal(&rules, by_mail) {
+            let line = key_line(self.text, None, "rules")
+                .or_else(|| key_line(self.text, None, "rules_profile"));
+            return Err(self.at_line(line, "rules", refused));
+        }
         if let Some((most, rule)) = game.most_players(&rules)
             && players.len() > most
         {
