@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::battle::{Battle, Step};
 use super::decisions::Decision;
+use super::log::{CombatLine, Seen};
 use super::model::FighterId;
 use super::tactics::{Tactics, fight_chits, move_chits};
 use crate::state::ChitCondition;
@@ -171,11 +172,59 @@ pub fn sheet(battle: &Battle, who: FighterId) -> Vec<String> {
     out
 }
 
-/// Answer his current decision as `tactics` would; should that ever not be
-/// legal, default standing orders take over for him.
+/// Answer his current decision as `tactics` would. Tactics answer legally
+/// by construction; should one ever not be legal, default standing orders
+/// take over for the rest of the battle, and his player reads why, so no
+/// answer of his is set aside unsaid.
 fn play_round_answer(battle: &mut Battle, fighter: FighterId, tactics: Tactics) {
     let answer = battle.round_answer(fighter, tactics);
-    if battle.answer(fighter, answer).is_err() {
+    if let Err(why) = battle.answer(fighter, answer) {
+        let line = CombatLine::Refused {
+            character: battle.name(fighter).to_string(),
+            reason: format!(
+                "the Combat: answer for this round cannot be played ({why}); default standing \
+                 orders decide for the rest of this combat"
+            ),
+        };
+        battle.say(Seen::Only { fighter }, line);
         battle.tactics.insert(fighter, Tactics::default());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::combat::log::LogLine;
+    use crate::combat::script;
+    use crate::data;
+
+    #[test]
+    fn an_answer_that_cannot_be_played_is_told_to_its_player_alone() {
+        let text = r#"
+clearing = "CV4"
+[[character]]
+name = "Amazon"
+[[denizen]]
+id = "Ogre 1"
+"#;
+        let data = data::get().expect("the embedded data loads");
+        let mut s = script::load(data, "test.toml", text).unwrap_or_else(|e| panic!("{e}"));
+        let battle = &mut s.battle;
+        let Step::Needs(asked) = battle.step(&mut s.dice) else {
+            panic!("the Amazon has no standing orders: she is asked")
+        };
+        let amazon = asked.fighter;
+        // Out of the combat between the question and the answer: no play of
+        // hers can be taken any more.
+        battle.hero_mut(amazon).expect("a character").dead = true;
+        play_round_answer(battle, amazon, Tactics::default());
+        let told: Vec<&LogLine> = battle
+            .log
+            .iter()
+            .filter(|l| matches!(&l.line, CombatLine::Refused { reason, .. } if reason.contains("cannot be played")))
+            .collect();
+        assert_eq!(told.len(), 1, "{:?}", battle.log);
+        assert_eq!(told[0].seen, Seen::Only { fighter: amazon });
+        assert!(battle.tactics.contains_key(&amazon));
     }
 }
