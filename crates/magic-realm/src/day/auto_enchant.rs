@@ -118,8 +118,8 @@ fn tiles_turned_by(day: &Day<'_>, colour: Colour) -> BTreeSet<String> {
         })
         .map(|p| p.tile.clone())
         .collect();
-    for (dwelling, at) in &state.dwellings {
-        if data.chits.dwelling(*dwelling).and_then(|d| d.colour_source) == Some(colour) {
+    for (_, dwelling, at) in state.every_dwelling() {
+        if data.chits.dwelling(dwelling).and_then(|d| d.colour_source) == Some(colour) {
             tiles.insert(at.tile.clone());
         }
     }

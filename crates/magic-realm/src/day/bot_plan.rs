@@ -132,7 +132,10 @@ pub fn orders_for(
     let index = state.characters.iter().position(|c| c.player == player)?;
     if state.characters[index].dead {
         // He starts again at the Inn at Birdsong: he plans from there.
-        let inn = state.dwellings.get(&Dwelling::Inn)?.clone();
+        let inn = state
+            .dwellings_of(state.characters[index].realm)
+            .get(&Dwelling::Inn)?
+            .clone();
         let mut restarted = state.clone();
         restarted.characters[index].dead = false;
         restarted.characters[index].position = inn;

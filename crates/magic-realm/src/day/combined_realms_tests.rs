@@ -589,3 +589,31 @@ fn setup_by_mail_is_refused_with_combined_realms() {
         "{text}"
     );
 }
+
+/// 3.1 10.E.7.4.3: the second game's dwellings stand on the map as the
+/// first game's do. A character at the second game's Inn reads it in her
+/// clearing, shelters in it (10.D.1.2.3b), and the second game's Chapel
+/// supplies its colour (the dwellings' colour sources).
+#[test]
+fn the_second_games_dwellings_are_seen_shelter_and_supply_colour() {
+    use crate::data::terms::Dwelling;
+    let mut state = at_second_inn();
+    let view = crate::report::clearing::clearing_view(data(), &state, &state.characters[0]);
+    assert!(
+        view.dwellings.iter().any(|d| d == "Inn II"),
+        "{:?}",
+        view.dwellings
+    );
+    let inn = state.characters[0].position.clone();
+    let (sheltered, _) = on_day(&mut state, &[1], |day| super::weather::in_shelter(day, &inn));
+    assert!(sheltered, "the Inn II gives shelter");
+    let chapel = state.second_realm_dwellings[&Dwelling::Chapel].clone();
+    let supplied = crate::magic::colour::clearing_sources(&state, data(), &combined(), 1, &chapel);
+    assert!(
+        supplied.iter().any(|p| matches!(
+            &p.source,
+            crate::magic::colour::ColourSource::Dwelling { dwelling } if dwelling == "Chapel II"
+        )),
+        "{supplied:?}"
+    );
+}

@@ -651,7 +651,7 @@ pub(super) fn bonus_sources_here(
     character: &CharacterState,
     activity: Kind,
 ) -> Vec<String> {
-    let dwelling_here = state.dwellings.values().any(|c| c == &character.position);
+    let dwelling_here = state.dwelling_stands_in(&character.position);
     let mut sources =
         abilities::bonus_sources(data, rules, state, dwelling_here, character, activity);
     sources.extend(influence::bonus_phases(state, character, activity));

@@ -188,7 +188,10 @@ fn sudden_death(day: &mut Day<'_>, day_number: u32, orders: &BTreeMap<String, Da
         let short =
             victory::short_of_requirements(day.data, day.rules, &day.state, c, requirements);
         let character = c.name.clone();
-        let start = c.start.dwelling().and_then(|d| day.state.dwellings.get(&d));
+        let start = c
+            .start
+            .dwelling()
+            .and_then(|d| day.state.dwellings_of(c.realm).get(&d));
         if let Some(start) = start.filter(|s| {
             day.rules.is_on(SUDDEN_DEATH_AT_START) && short.is_empty() && **s != c.position
         }) {

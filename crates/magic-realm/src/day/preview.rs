@@ -125,7 +125,7 @@ impl Walker<'_> {
         let budget = weather::budget_of(self.data, self.rules, self.state);
         let mut sheltered_left = budget.sheltered;
         let in_shelter = |at: &ClearingId| {
-            movement::is_cave_in(self.state, at) || self.state.dwellings.values().any(|c| c == at)
+            movement::is_cave_in(self.state, at) || self.state.dwelling_stands_in(at)
         };
         let mut at = start.clone();
         let allowed = self.allowed;

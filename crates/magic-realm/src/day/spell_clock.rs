@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::abilities;
+use crate::board::ClearingId;
 use crate::data::characters::Advantage;
 use crate::data::spells::Duration;
 use crate::data::terms::Dwelling;
@@ -81,7 +82,13 @@ pub fn midnight(day: &mut Day<'_>) {
     }
     // Transmorphized belongings reappear as they were (3.1 4.6.9b.1).
     crate::magic::transmorph::release_all(&mut day.state);
-    let chapel = day.state.dwellings.get(&Dwelling::Chapel).cloned();
+    // Either game's Chapel lifts the curses of those standing in it.
+    let chapels: Vec<(String, ClearingId)> = day
+        .state
+        .every_dwelling()
+        .filter(|&(_, d, _)| d == Dwelling::Chapel)
+        .map(|(realm, d, at)| (format!("the {}", realm.mark(&d.to_string())), at.clone()))
+        .collect();
     for who in 0..day.state.characters.len() {
         day.state.characters[who].magic.artifacts_used_today.clear();
         let rest = abilities::has(
@@ -91,8 +98,9 @@ pub fn midnight(day: &mut Day<'_>) {
             &Advantage::MagicReturnsWithoutFatigue,
         );
         prepare::unprepare(&mut day.state, who, rest);
-        if chapel.as_ref() == Some(&day.state.characters[who].position) {
-            let lifted = curses::lift_all(&mut day.state, who, "the Chapel");
+        let position = &day.state.characters[who].position;
+        if let Some((chapel, _)) = chapels.iter().find(|(_, at)| at == position) {
+            let lifted = curses::lift_all(&mut day.state, who, chapel);
             let observers = day.only(who);
             for event in lifted {
                 day.emit(observers.clone(), Happening::Magic(event));

@@ -254,9 +254,8 @@ pub fn sheltered_phases(day: &Day<'_>, who: usize, orders: &DayOrders) -> usize 
         movement::is_cave(day, clearing)
             || day
                 .state
-                .dwellings
-                .iter()
-                .any(|(d, at)| at == clearing && !d.is_campfire())
+                .every_dwelling()
+                .any(|(_, d, at)| at == clearing && !d.is_campfire())
     };
     let stays = !c.between_clearings()
         && housed(&c.position)
@@ -275,7 +274,7 @@ pub fn sheltered_phases(day: &Day<'_>, who: usize, orders: &DayOrders) -> usize 
 /// Whether `clearing` gives shelter from the weather's fatigue: a cave, or a
 /// dwelling (the campfires included) stands there.
 pub fn in_shelter(day: &Day<'_>, clearing: &ClearingId) -> bool {
-    movement::is_cave(day, clearing) || day.state.dwellings.values().any(|c| c == clearing)
+    movement::is_cave(day, clearing) || day.state.dwelling_stands_in(clearing)
 }
 
 fn note(day: &Day<'_>) -> Option<(WeatherNote, String)> {

@@ -101,10 +101,9 @@ pub fn clearing_view(data: &GameData, state: &MrState, me: &CharacterState) -> C
             .map(|c| c.name.clone())
             .collect(),
         dwellings: state
-            .dwellings
-            .iter()
-            .filter(|(_, at)| *at == here)
-            .map(|(d, _)| d.to_string())
+            .every_dwelling()
+            .filter(|(_, _, at)| *at == here)
+            .map(|(realm, d, _)| realm.mark(&d.to_string()))
             .collect(),
         sites,
         chits_face_up: state.face_up_chits(&here.tile),

@@ -79,7 +79,7 @@ fn next(data: &GameData, state: &MrState, me: &CharacterState) -> Vec<String> {
             me.name
         )];
     }
-    let Some(inn) = state.dwellings.get(&Dwelling::Inn) else {
+    let Some(inn) = state.dwellings_of(me.realm).get(&Dwelling::Inn) else {
         return vec![
             "There is no Inn on this map, so you cannot start again: write to your GM, who can \
              give you another character."

@@ -207,10 +207,9 @@ pub fn full_map(data: &GameData, state: &MrState) -> String {
 /// The dwellings on the tiles `shown` accepts.
 fn dwellings(state: &MrState, shown: impl Fn(&str) -> bool) -> Notes {
     state
-        .dwellings
-        .iter()
-        .filter(|(_, at)| shown(&at.tile))
-        .map(|(dwelling, at)| (at.clone(), dwelling.to_string()))
+        .every_dwelling()
+        .filter(|(_, _, at)| shown(&at.tile))
+        .map(|(realm, dwelling, at)| (at.clone(), realm.mark(&dwelling.to_string())))
         .collect()
 }
 

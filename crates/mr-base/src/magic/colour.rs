@@ -229,14 +229,14 @@ pub fn clearing_sources(
             });
         }
     }
-    for (dwelling, at) in &state.dwellings {
+    for (realm, dwelling, at) in state.every_dwelling() {
         if at == clearing
-            && let Some(colour) = data.chits.dwelling(*dwelling).and_then(|d| d.colour_source)
+            && let Some(colour) = data.chits.dwelling(dwelling).and_then(|d| d.colour_source)
         {
             found.push(Presence {
                 colour,
                 source: ColourSource::Dwelling {
-                    dwelling: dwelling.to_string(),
+                    dwelling: realm.mark(&dwelling.to_string()),
                 },
             });
         }

@@ -831,6 +831,26 @@ impl MrState {
         }
     }
 
+    /// Every dwelling on the map with its game: the first game's, then
+    /// the second's when two Realms are combined (3.1 10.E.7.4.3). A rule
+    /// about dwellings in general (shelter, colour, what a clearing shows)
+    /// reads both games'; one about a game's own Inn reads [`Self::dwellings_of`].
+    pub fn every_dwelling(&self) -> impl Iterator<Item = (Realm, Dwelling, &ClearingId)> {
+        [Realm::First, Realm::Second]
+            .into_iter()
+            .flat_map(move |realm| {
+                self.dwellings_of(realm)
+                    .iter()
+                    .map(move |(d, at)| (realm, *d, at))
+            })
+    }
+
+    /// Whether a dwelling of either game, a campfire included, stands in
+    /// `clearing`.
+    pub fn dwelling_stands_in(&self, clearing: &ClearingId) -> bool {
+        self.every_dwelling().any(|(_, _, at)| at == clearing)
+    }
+
     /// The dwellings of one game, to add one as its chit turns face up.
     pub fn dwellings_of_mut(&mut self, realm: Realm) -> &mut BTreeMap<Dwelling, ClearingId> {
         match realm {
