@@ -605,7 +605,9 @@ fn the_second_games_dwellings_are_seen_shelter_and_supply_colour() {
         view.dwellings
     );
     let inn = state.characters[0].position.clone();
-    let (sheltered, _) = on_day(&mut state, &[1], |day| super::weather::in_shelter(day, &inn));
+    let (sheltered, _) = on_day(&mut state, &[1], |day| {
+        super::weather::in_shelter(day, &inn)
+    });
     assert!(sheltered, "the Inn II gives shelter");
     let chapel = state.second_realm_dwellings[&Dwelling::Chapel].clone();
     let supplied = crate::magic::colour::clearing_sources(&state, data(), &combined(), 1, &chapel);

@@ -64,6 +64,7 @@ pub fn move_warnings(
         }
     }
     warnings.extend(own.walk(&me.position, &orders.activities));
+    warnings.extend(trade_without_a_deal(orders));
     let budget = weather::budget_of(data, rules, state);
     for line in &orders.leaders {
         let Some(hired) = me.hirelings.iter().find(|h| same(&h.native, &line.leader)) else {
@@ -95,6 +96,32 @@ pub fn move_warnings(
         warnings.extend(leader.walk(clearing, &line.activities));
     }
     warnings
+}
+
+/// A Trade phase on a day whose orders name nothing to buy or sell: the day
+/// would lose it (`day::trade`), so the confirmation says so at once.
+fn trade_without_a_deal(orders: &DayOrders) -> Option<String> {
+    if !orders.buy.is_empty() || !orders.sell.is_empty() {
+        return None;
+    }
+    let phases: Vec<String> = orders
+        .activities
+        .phases
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.activity == Activity::Trade)
+        .map(|(i, _)| (i + 1).to_string())
+        .collect();
+    let (first, rest) = phases.split_first()?;
+    let which = if rest.is_empty() {
+        format!("phase {first} (T)")
+    } else {
+        format!("phases {} (T)", phases.join(", "))
+    };
+    Some(format!(
+        "{which}: a Trade phase needs a `Buy:` or `Sell:` line naming what to buy or sell; \
+         without one it is lost"
+    ))
 }
 
 /// One figure's dry run: whose routes (`who`'s), the normal phases he has
@@ -325,6 +352,26 @@ mod tests {
             )),
             "{warnings:?}"
         );
+    }
+
+    #[test]
+    fn a_trade_phase_without_a_buy_or_sell_line_is_warned() {
+        let state = game_played_by(&["Amazon"], |_| "Ann".into());
+        let rules = Rules::default();
+        let warned = |text: &str| {
+            let orders = parse_day_orders(text, 1, data()).unwrap();
+            move_warnings(data(), &rules, &state, "Ann", &orders)
+        };
+        assert_eq!(
+            warned("T, H, T, H"),
+            [
+                "phases 1, 3 (T): a Trade phase needs a `Buy:` or `Sell:` line naming what to buy \
+              or sell; without one it is lost"
+            ]
+        );
+        assert!(warned("T, H\nBuy: Short Sword").is_empty());
+        assert!(warned("T, H\nSell: Short Sword").is_empty());
+        assert!(warned("H, H").is_empty());
     }
 
     #[test]
