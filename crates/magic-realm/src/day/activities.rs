@@ -71,7 +71,7 @@ pub fn alert(
                 let observers = day.only(who);
                 day.emit(observers, super::events::Happening::Magic(event));
                 PhaseResult::Done {
-                    activity: format!("alert: prepared {chit}"),
+                    activity: format!("prepares {chit}"),
                 }
             })
             .map_err(|reason| PhaseOutcome::Lost {

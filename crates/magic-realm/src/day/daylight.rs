@@ -688,6 +688,8 @@ pub(super) fn bonus_kind(activity: &Activity) -> Option<Kind> {
     })
 }
 
+/// A phase's result: `done` says what he did (the activity's own events
+/// follow with what came of it), or why the phase was lost.
 fn lost(outcome: PhaseOutcome, done: &str) -> PhaseResult {
     match outcome {
         PhaseOutcome::Done => PhaseResult::Done {
@@ -744,16 +746,16 @@ fn execute(
                     search::search_ordered(day, who, &table, &orders.take, orders.teleport.as_ref())
                 }
             };
-            lost(outcome, "search")
+            lost(outcome, "searches")
         }
-        Activity::Trade => lost(trade::trade(day, who, orders), "trade"),
-        Activity::Hire => lost(hire::hire(day, who, orders), "hire"),
+        Activity::Trade => lost(trade::trade(day, who, orders), "seeks to trade"),
+        Activity::Hire => lost(hire::hire(day, who, orders), "seeks to hire"),
         Activity::Fly { tile } => fly::fly(day, who, tile, &mut turn.aloft),
         Activity::SpellPrep | Activity::Spell { .. } => lost(
             pending::enchant(day, who, &phase.activity, phase.note.as_deref()),
-            "spell",
+            "enchants",
         ),
-        Activity::Cache => lost(cache::cache_phase(day, who, &orders.cache), "cache"),
+        Activity::Cache => lost(cache::cache_phase(day, who, &orders.cache), "caches"),
         Activity::Follow { leader } => PhaseResult::Lost {
             reason: format!(
                 "following the {leader} must be the whole day: record only Follow phases"

@@ -234,7 +234,8 @@ pub enum PhaseResult {
     Followed {
         leader: String,
     },
-    /// Done by an activity that reports in its own events.
+    /// Done by an activity that reports in its own events; `activity` says
+    /// what he did (`searches`, `seeks to hire`).
     Done {
         activity: String,
     },
@@ -432,7 +433,7 @@ impl fmt::Display for PhaseResult {
                 write!(f, "rests: {}", parts.join("; "))
             }
             PhaseResult::Followed { leader } => write!(f, "follows the {leader}"),
-            PhaseResult::Done { activity } => write!(f, "{activity} done"),
+            PhaseResult::Done { activity } => f.write_str(activity),
             PhaseResult::Lost { reason } => write!(f, "lost: {reason}"),
             PhaseResult::Instead { reason, result } => {
                 write!(f, "{reason}; instead {result}")
