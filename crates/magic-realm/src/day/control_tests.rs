@@ -160,6 +160,7 @@ fn a_monster_set_free_leaves_what_it_carried() {
             hidden: true,
             found_hidden_enemies: false,
             carries: vec![telescope.clone()],
+            transmorphized_with: None,
         },
     );
     let hide = script(&[("daylight/hide", &[6])]);
