@@ -328,6 +328,8 @@ mod trade_tests;
 #[cfg(test)]
 mod transmorph_tests;
 #[cfg(test)]
+mod transmorph_leader_tests;
+#[cfg(test)]
 mod travel_tests;
 #[cfg(test)]
 mod treasures_tests;

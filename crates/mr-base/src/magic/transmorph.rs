@@ -34,7 +34,7 @@ use crate::data::GameData;
 use crate::data::terms::Strength;
 use crate::data::treasures::TreasureEffect;
 use crate::state::magic::{SpellInEffect, TransmorphizedWith};
-use crate::state::{CharacterState, Item, ItemKind, LeaderRecord, MrState};
+use crate::state::{CharacterState, DenizenKind, Item, ItemKind, LeaderRecord, MrState};
 use crate::tables::magic::transform_forms;
 
 use super::conflicts::{holding, transmorphized_character, transmorphized_denizen};
@@ -47,7 +47,7 @@ const MIST: &str = "Melt Into Mist";
 /// stand-in playing a hired leader's or controlled monster's turn) is
 /// noted on his record; a hired leader or controlled monster outside his
 /// turn on his `LeaderRecord`. Nothing for a spell that transmorphizes no
-/// one, nor for a denizen nobody hires or controls: he carries nothing.
+/// one, nor for a native nobody hires: he carries nothing.
 pub fn take_hold(state: &mut MrState, spell: &SpellInEffect) {
     let Some(name) = transmorphized_character(spell).or_else(|| transmorphized_denizen(spell))
     else {
@@ -69,8 +69,15 @@ pub fn take_hold(state: &mut MrState, spell: &SpellInEffect) {
         });
         return;
     }
-    if state.employer_of(&name).is_none() && super::influence::controller_of(state, &name).is_none()
-    {
+    // A hired native carries for his employer; a monster only while
+    // controlled, but whether it is is left to `magic::influence`, which
+    // lies above this module: an uncontrolled monster's note holds nothing
+    // and goes at Midnight like the rest.
+    let monster = state
+        .denizens
+        .get(&name)
+        .is_some_and(|d| d.kind == DenizenKind::Monster);
+    if state.employer_of(&name).is_none() && !monster {
         return;
     }
     let record = state.leaders.entry(name).or_default();
