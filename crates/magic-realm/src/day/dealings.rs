@@ -798,8 +798,7 @@ fn lacking(day: &Day<'_>, party: &Party, goods: &[Goods]) -> Option<String> {
 fn mist_takes(day: &Day<'_>, party: &Party, goods: &[Goods]) -> Option<String> {
     let name = party.name(day);
     let takes = goods.iter().any(|g| !matches!(g, Goods::Secret(_)));
-    (takes && crate::magic::transmorph::is_mist(&day.state, &name))
-    .then(|| {
+    (takes && crate::magic::transmorph::is_mist(&day.state, &name)).then(|| {
         format!(
             "the {name} is mist under Melt Into Mist and can take on no gold or belongings \
              (3.1 4.6.9b.4)"

@@ -326,9 +326,9 @@ mod toggle_tests;
 #[cfg(test)]
 mod trade_tests;
 #[cfg(test)]
-mod transmorph_tests;
-#[cfg(test)]
 mod transmorph_leader_tests;
+#[cfg(test)]
+mod transmorph_tests;
 #[cfg(test)]
 mod travel_tests;
 #[cfg(test)]

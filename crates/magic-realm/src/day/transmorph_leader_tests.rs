@@ -53,7 +53,11 @@ fn weapon(name: &str) -> Item {
 
 /// The Captain (P1) in `captain_at`, his hired Soldier HQ in `leader_at`
 /// carrying `carries`.
-fn captain_and_leader(captain_at: &ClearingId, leader_at: &ClearingId, carries: &[&str]) -> MrState {
+fn captain_and_leader(
+    captain_at: &ClearingId,
+    leader_at: &ClearingId,
+    carries: &[&str],
+) -> MrState {
     with_leader(&["Captain"], captain_at, leader_at, carries)
 }
 
@@ -109,9 +113,18 @@ fn the_spell_notes_what_a_hired_leader_or_controlled_monster_carries_4_6_9b_1() 
     let mut state = captain_and_leader(&here, &here, &["Great Axe"]);
     held_by(&mut state, "Transform", leader());
     let note = state.leaders[LEADER].transmorphized_with.clone();
-    assert_eq!(note.map(|n| (n.gold, n.items)), Some((0, vec!["Great Axe".to_string()])));
+    assert_eq!(
+        note.map(|n| (n.gold, n.items)),
+        Some((0, vec!["Great Axe".to_string()]))
+    );
 
-    held_by(&mut state, "Transform", Aim::Denizen { id: "Lancer HQ".into() });
+    held_by(
+        &mut state,
+        "Transform",
+        Aim::Denizen {
+            id: "Lancer HQ".into(),
+        },
+    );
     assert!(!state.leaders.contains_key("Lancer HQ"), "nobody hires him");
 
     crate::magic::transmorph::release_all(&mut state);
@@ -120,7 +133,11 @@ fn the_spell_notes_what_a_hired_leader_or_controlled_monster_carries_4_6_9b_1() 
 
     let bat = super::control_tests::BAT;
     let mut state = super::control_tests::magician_with_bat(&here);
-    held_by(&mut state, "Melt Into Mist", Aim::Denizen { id: bat.into() });
+    held_by(
+        &mut state,
+        "Melt Into Mist",
+        Aim::Denizen { id: bat.into() },
+    );
     assert!(state.leaders[bat].transmorphized_with.is_some());
     crate::magic::transmorph::release_all(&mut state);
     assert!(!state.leaders.contains_key(bat), "kept only for its note");
@@ -145,7 +162,10 @@ fn a_transformed_hired_leader_carries_by_the_creatures_strength_4_6_9b_4() {
     let (after, events) = play(state, &[("P1", &orders)], DiceScript::default());
     let log = super::log::gm_log(&events);
     assert_eq!(at(&after, LEADER), standing(&next), "{log}");
-    assert!(leader_carries(&after, "Great Axe"), "frozen, it moves with him: {log}");
+    assert!(
+        leader_carries(&after, "Great Axe"),
+        "frozen, it moves with him: {log}"
+    );
     assert!(!leader_carries(&after, "Mace"), "{log}");
     assert!(
         after.holdings[&abandoned_pile(&here)].contains(&weapon("Mace")),
@@ -196,7 +216,10 @@ fn mist_is_handed_nothing_by_its_hired_leader_4_6_9b_4() {
     let log = super::log::gm_log(&events);
     assert!(!captain_carries(&after, "Mace"), "{log}");
     assert!(leader_carries(&after, "Mace"), "{log}");
-    assert!(log.contains("can take on no belongings (3.1 4.6.9b.4)"), "{log}");
+    assert!(
+        log.contains("can take on no belongings (3.1 4.6.9b.4)"),
+        "{log}"
+    );
 }
 
 /// 3.1 4.6.9b.2: a transformed leader outside his turn cannot trade away
@@ -215,7 +238,10 @@ fn a_transmorphized_hired_leaders_deals_4_6_9b() {
     let (after, events) = play(
         state,
         &[
-            ("P1", "R\nSoldier HQ: H\nTrade: Great Axe to Amazon for 5 gold by Soldier HQ"),
+            (
+                "P1",
+                "R\nSoldier HQ: H\nTrade: Great Axe to Amazon for 5 gold by Soldier HQ",
+            ),
             ("P2", "R\nTrade: 5 gold to Soldier HQ for Great Axe"),
         ],
         DiceScript::default(),
@@ -232,7 +258,10 @@ fn a_transmorphized_hired_leaders_deals_4_6_9b() {
     let (after, events) = play(
         state,
         &[
-            ("P1", "R\nSoldier HQ: H\nReceive: Short Sword from Amazon by Soldier HQ"),
+            (
+                "P1",
+                "R\nSoldier HQ: H\nReceive: Short Sword from Amazon by Soldier HQ",
+            ),
             ("P2", "R\nGive: Short Sword to Soldier HQ"),
         ],
         DiceScript::default(),

@@ -225,7 +225,12 @@ fn leader_carried_as_creature(state: &MrState, id: &str) -> Vec<String> {
 
 /// Why the individual `name` may not part with `item`: a spell holds him
 /// and the item is not among `loose`, what he took on as a creature.
-fn frozen_unless_loose(state: &MrState, name: &str, item: &str, loose: &[String]) -> Option<String> {
+fn frozen_unless_loose(
+    state: &MrState,
+    name: &str,
+    item: &str,
+    loose: &[String],
+) -> Option<String> {
     let spell = holding(state, name)?;
     (!loose.iter().any(|n| n == item)).then(|| {
         format!(

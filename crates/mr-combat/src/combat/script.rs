@@ -1036,7 +1036,10 @@ fn transmorphized_form(data: &GameData, spell: &str, form: &str) -> Result<Strin
             .find(|m| m.name.eq_ignore_ascii_case(crate::data::base_name(form)))
             .map(|_| form.to_string()),
         _ => {
-            return Err(format!("in_effect: {spell} takes no form; only Transform and Absorb Essence do").into());
+            return Err(format!(
+                "in_effect: {spell} takes no form; only Transform and Absorb Essence do"
+            )
+            .into());
         }
     };
     found.ok_or_else(|| format!("in_effect: {spell} makes no {form}").into())

@@ -165,7 +165,12 @@ fn hirelings(
                     h.id
                 )
             })?;
-            state.leaders.entry(h.id.clone()).or_default().carries.push(item);
+            state
+                .leaders
+                .entry(h.id.clone())
+                .or_default()
+                .carries
+                .push(item);
         }
     }
     Ok(())
