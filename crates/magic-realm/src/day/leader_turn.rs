@@ -403,9 +403,11 @@ pub fn hand_over_if_together(day: &mut Day<'_>, native: &str) {
 }
 
 /// Tell the master of `native` that he keeps `items` rather than hand
-/// them over, and why; nothing when there are none.
+/// them over, and why; nothing when there are none or he was told today.
 fn say_kept(day: &mut Day<'_>, native: &str, employer: usize, items: Vec<Item>, reason: String) {
-    if items.is_empty() {
+    // Said once a day: he may stand with his master at his turn's end and
+    // again at Midnight, keeping the same things.
+    if items.is_empty() || !day.today.told_kept.insert(native.to_string()) {
         return;
     }
     let event = super::events::PhaseEvent::KeptFromHandOver {

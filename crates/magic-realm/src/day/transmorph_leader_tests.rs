@@ -175,7 +175,7 @@ fn a_transformed_hired_leader_carries_by_the_creatures_strength_4_6_9b_4() {
 
 /// 3.1 4.6.9b.2, b.4: standing with his employer, a transformed leader
 /// hands over what he took on since but keeps what froze with him, and
-/// his employer is told why.
+/// his employer is told why, once.
 #[test]
 fn a_transformed_hired_leader_keeps_his_frozen_belongings_from_his_employer_4_6_9b_2() {
     let (here, _) = border(&game(&["Captain"]), ClearingKind::Woods);
@@ -187,8 +187,12 @@ fn a_transformed_hired_leader_keeps_his_frozen_belongings_from_his_employer_4_6_
         .expect("record")
         .carries
         .push(weapon("Mace"));
-    let (after, events) = play(state, &[("P1", "H")], DiceScript::default());
+    // His own turn ends beside his employer, and Midnight finds them
+    // together again: he is told once what stays with the leader.
+    let orders = format!("H\n{LEADER}: H");
+    let (after, events) = play(state, &[("P1", &orders)], DiceScript::default());
     let log = super::log::gm_log(&events);
+    assert_eq!(log.matches("keeps what the Captain").count(), 1, "{log}");
     assert!(captain_carries(&after, "Mace"), "{log}");
     assert!(!captain_carries(&after, "Great Axe"), "{log}");
     assert!(leader_carries(&after, "Great Axe"), "{log}");
