@@ -198,6 +198,12 @@ const THIRD_EDITION_DAY_TRADE_AND_SCORING: &[&str] = &[
      Trade and Hire phases struck, and Search too as mist (4.6.9c)",
     "a hired leader's native horse gives him its extra Moves as a character's horse of its kind \
      does, none in a cave or while he is transmorphized (6.2.5, 7.3.2e.1-2)",
+    "a hired leader or controlled monster Transform or Melt Into Mist takes keeps frozen what he \
+     carried as it took hold, kept from his employer and from deals until Midnight; as a creature \
+     he carries what he takes on since by its move strength, and as mist takes on nothing, not \
+     even what his employer's deals or his own hired leader would hand him (4.6.9b.1-4)",
+    "an individual in mist cannot be followed (his hirelings stay where they stand), cannot \
+     block and cannot be blocked, by characters, hired leaders or arriving monsters (4.6.9c.2)",
 ];
 
 /// What version 3 changed, as a GM weighing the move reads it.

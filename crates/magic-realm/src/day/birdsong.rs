@@ -186,6 +186,9 @@ fn join(
         Some(g) if day.state.characters[g].position != day.state.characters[i].position => {
             Some(format!("the {leader} is in another clearing"))
         }
+        Some(g) if super::blocking::in_mist(day, g) => Some(format!(
+            "the {leader} is mist under Melt Into Mist and cannot be followed (3.1 4.6.9c.2)"
+        )),
         Some(_) => None,
     };
     let observers = day.only(i);

@@ -7,7 +7,8 @@
 //! unhidden; the blocked one does no more phases today, nor a turn if it
 //! is still to come, nor trades (7.12.4). Hired leaders and controlled
 //! monsters standing in the clearing block and are blocked the same way,
-//! with their master's `Block:` line (6.2.5).
+//! with their master's `Block:` line (6.2.5). An individual in mist
+//! neither blocks nor is blocked (4.6.9c.2).
 
 use super::Day;
 use super::events::{Happening, PhaseEvent};
@@ -32,6 +33,13 @@ pub fn monsters_with(day: &Day<'_>, who: usize) -> Vec<String> {
         .collect()
 }
 
+/// Whether character `who` (or the stand-in of a hired leader or
+/// controlled monster) is mist: he cannot block or be blocked (3.1
+/// 4.6.9c.2).
+pub fn in_mist(day: &Day<'_>, who: usize) -> bool {
+    crate::magic::transmorph::is_mist(&day.state, &day.state.characters[who].name)
+}
+
 /// Whether `orders` tell its character to block the character `name`.
 fn wants_to_block(orders: Option<&DayOrders>, name: &str) -> bool {
     match orders.map(|o| &o.block) {
@@ -44,8 +52,9 @@ fn wants_to_block(orders: Option<&DayOrders>, name: &str) -> bool {
 /// Block `who` (and let him block) at the end of his phase. Returns true
 /// when he is blocked.
 pub fn end_of_phase(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, DayOrders>) -> bool {
-    // Between clearings he neither blocks nor is blocked (3.1 rule 8.3.8d).
-    if day.state.characters[who].between_clearings() {
+    // Between clearings he neither blocks nor is blocked (3.1 rule 8.3.8d);
+    // nor does mist (4.6.9c.2).
+    if day.state.characters[who].between_clearings() || in_mist(day, who) {
         return false;
     }
     let here = day.state.characters[who].position.clone();
@@ -61,7 +70,7 @@ pub fn end_of_phase(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, Day
     let player = day.state.characters[who].player.clone();
     let others: Vec<usize> = (0..day.state.characters.len())
         .filter(|&i| i != who && day.state.characters[i].position == here)
-        .filter(|&i| !day.state.characters[i].between_clearings())
+        .filter(|&i| !day.state.characters[i].between_clearings() && !in_mist(day, i))
         .filter(|&i| day.state.characters[i].player != player)
         .collect();
     for other in others {
@@ -100,6 +109,7 @@ fn hired_leaders_here(day: &mut Day<'_>, who: usize, orders: &BTreeMap<String, D
         super::hired_leaders::hired_leaders_in(day, &mover.position)
             .into_iter()
             .filter(|(_, employer)| day.state.characters[*employer].player != player)
+            .filter(|(leader, _)| !crate::magic::transmorph::is_mist(&day.state, leader))
             .collect();
     for (leader, employer) in leaders {
         let record = day.state.leaders.get(&leader).cloned().unwrap_or_default();

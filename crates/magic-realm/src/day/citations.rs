@@ -141,6 +141,7 @@ fn birdsong(e: &BirdsongEvent) -> Option<&'static str> {
 fn phase(e: &PhaseEvent) -> Option<&'static str> {
     Some(match e {
         PhaseEvent::HandedOver { .. } => "7.2.1",
+        PhaseEvent::KeptFromHandOver { .. } => "4.6.9b",
         // The turn's heading: where he is and what he recorded.
         PhaseEvent::TurnStarts { .. } => return None,
         PhaseEvent::PhaseDone { result, .. } => return phase_result(result),

@@ -14,11 +14,11 @@ use crate::state::{Item, ItemKind, LeaderRecord, MrState, abandoned_pile};
 use crate::test_support::{move_to, results, script};
 use realmgm_core::dice::DiceScript;
 
-const BAT: &str = "Giant Bat 1";
+pub(super) const BAT: &str = "Giant Bat 1";
 
 /// The Magician (P1) in `here`, the bat beside him under his Control Bats
 /// cast the Evening before (it holds until this day's Sunset).
-fn magician_with_bat(here: &ClearingId) -> MrState {
+pub(super) fn magician_with_bat(here: &ClearingId) -> MrState {
     let mut state = game(&["Magician"]);
     state.characters[0].position = here.clone();
     state.denizens.get_mut(BAT).expect("a bat").at = standing(here);
@@ -160,6 +160,7 @@ fn a_monster_set_free_leaves_what_it_carried() {
             hidden: true,
             found_hidden_enemies: false,
             carries: vec![telescope.clone()],
+            transmorphized_with: None,
         },
     );
     let hide = script(&[("daylight/hide", &[6])]);

@@ -254,6 +254,13 @@ pub fn take_turn_as(
             hirelings.push(native);
         }
     }
+    // Mist cannot be followed (3.1 4.6.9c.2): his hirelings, and hired
+    // leaders whose line has them follow him, stay where they stand.
+    let not_following = if super::blocking::in_mist(day, who) {
+        std::mem::take(&mut hirelings)
+    } else {
+        Vec::new()
+    };
     retinue::hide_with_guide(day, who, &hirelings);
     let character = &day.state.characters[who];
     day.emit(
@@ -273,6 +280,11 @@ pub fn take_turn_as(
     );
     let reason = "left where they stand, as ordered";
     retinue::say_left_behind(day, who, stay, reason, &observers);
+    let reason = format!(
+        "the {} is mist under Melt Into Mist and cannot be followed (3.1 4.6.9c.2)",
+        day.state.characters[who].name
+    );
+    retinue::say_left_behind(day, who, not_following, &reason, &observers);
     let phases = &mine.activities.phases;
     for (index, phase) in phases.iter().enumerate() {
         if !stays_aloft(day, phase, mine, &turn) && touch_down(day, who, &mut turn) {

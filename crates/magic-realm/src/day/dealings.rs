@@ -768,6 +768,14 @@ fn lacking(day: &Day<'_>, party: &Party, goods: &[Goods]) -> Option<String> {
                 {
                     return Some(why);
                 }
+                // A hired leader or controlled monster outside his turn
+                // keeps his note on his record (3.1 4.6.9b.2, 4.6.9b.4).
+                if let Holder::Record(native) = party.holder(day)
+                    && let Some(why) =
+                        crate::magic::transmorph::frozen_with_leader(&day.state, &native, &item)
+                {
+                    return Some(why);
+                }
                 // An item enchanted into colour is not given away (3.1
                 // 10.C.3.3).
                 if let Holder::Seat(s) = party.holder(day)
@@ -784,14 +792,13 @@ fn lacking(day: &Day<'_>, party: &Party, goods: &[Goods]) -> Option<String> {
 
 /// Why `party`, turned into mist, cannot take `goods` (gold or items),
 /// if he is: mist carries nothing that was not transmorphized with it
-/// (3.1 4.6.9b.4).
+/// (3.1 4.6.9b.4). A hired leader in mist takes no gold either, though
+/// his deals are paid from his employer's purse: the rule lets mist carry
+/// no untransmorphized gold, and realmgm rules it so for him too.
 fn mist_takes(day: &Day<'_>, party: &Party, goods: &[Goods]) -> Option<String> {
     let name = party.name(day);
     let takes = goods.iter().any(|g| !matches!(g, Goods::Secret(_)));
-    (takes
-        && matches!(party.holder(day), Holder::Seat(_))
-        && crate::magic::transmorph::is_mist(&day.state, &name))
-    .then(|| {
+    (takes && crate::magic::transmorph::is_mist(&day.state, &name)).then(|| {
         format!(
             "the {name} is mist under Melt Into Mist and can take on no gold or belongings \
              (3.1 4.6.9b.4)"

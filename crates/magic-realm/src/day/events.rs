@@ -132,6 +132,15 @@ pub enum PhaseEvent {
         character: String,
         items: Vec<String>,
     },
+    /// A hired leader or controlled monster standing with his master keeps
+    /// `items` rather than hand them over, for `reason` (transmorphized
+    /// belongings, 3.1 4.6.9b).
+    KeptFromHandOver {
+        leader: String,
+        character: String,
+        items: Vec<String>,
+        reason: String,
+    },
     /// His turn starts: where he is and what he recorded.
     TurnStarts {
         character: String,

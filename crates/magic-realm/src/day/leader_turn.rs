@@ -132,7 +132,12 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
         weapon_alerted: false,
         dead: false,
         rejoins_on: None,
-        magic: Default::default(),
+        // Transmorphized, his stand-in carries the note of what froze with
+        // him, so the character rules of 4.6.9b apply in his turn.
+        magic: crate::state::magic::CharacterMagic {
+            transmorphized_with: crate::magic::transmorph::note_for_stand_in(&record),
+            ..Default::default()
+        },
         damaged_armor: Vec::new(),
         gold_specials: Vec::new(),
         optional_abilities: Vec::new(),
@@ -229,6 +234,7 @@ pub fn take_turn(day: &mut Day<'_>, native: &str, orders: &BTreeMap<String, DayO
         hidden: after.hidden,
         found_hidden_enemies: after.found_hidden_enemies,
         carries: after.belongings.into_iter().map(|b| b.item).collect(),
+        transmorphized_with: after.magic.transmorphized_with,
     };
     if !record.is_empty() {
         day.state.leaders.insert(native.to_string(), record);
@@ -343,12 +349,42 @@ pub fn hand_over_if_together(day: &mut Day<'_>, native: &str) {
     {
         return;
     }
+    let boss_name = day.state.characters[employer].name.clone();
+    // Mist takes on nothing (3.1 4.6.9b.4): he keeps it all for now.
+    if crate::magic::transmorph::is_mist(&day.state, &boss_name) {
+        let items = day
+            .state
+            .leaders
+            .get(native)
+            .map(|r| r.carries.clone())
+            .unwrap_or_default();
+        let why = format!(
+            "the {boss_name} is mist under Melt Into Mist and can take on no belongings \
+             (3.1 4.6.9b.4)"
+        );
+        say_kept(day, native, employer, items, why);
+        return;
+    }
+    // What froze with a transmorphized leader stays with him, of no use
+    // to anyone until it reappears (3.1 4.6.9b.2).
+    let frozen = crate::magic::transmorph::frozen_with(&day.state, native);
+    let why = crate::magic::conflicts::transmorphized(&day.state, native).map(|spell| {
+        format!("they are frozen with him while the {spell} spell holds him (3.1 4.6.9b.2)")
+    });
     let Some(record) = day.state.leaders.get_mut(native) else {
         return;
     };
-    let items = std::mem::take(&mut record.carries);
+    let mut items = std::mem::take(&mut record.carries);
+    for item in &frozen {
+        if let Some(at) = items.iter().position(|i| i == item) {
+            record.carries.push(items.remove(at));
+        }
+    }
     if record.is_empty() {
         day.state.leaders.remove(native);
+    }
+    if let Some(why) = why {
+        say_kept(day, native, employer, frozen, why);
     }
     if items.is_empty() {
         return;
@@ -362,6 +398,23 @@ pub fn hand_over_if_together(day: &mut Day<'_>, native: &str) {
         leader: native.to_string(),
         character: boss.name.clone(),
         items: items.into_iter().map(|i| i.name).collect(),
+    };
+    day.emit(day.only(employer), super::events::Happening::Phase(event));
+}
+
+/// Tell the master of `native` that he keeps `items` rather than hand
+/// them over, and why; nothing when there are none or he was told today.
+fn say_kept(day: &mut Day<'_>, native: &str, employer: usize, items: Vec<Item>, reason: String) {
+    // Said once a day: he may stand with his master at his turn's end and
+    // again at Midnight, keeping the same things.
+    if items.is_empty() || !day.today.told_kept.insert(native.to_string()) {
+        return;
+    }
+    let event = super::events::PhaseEvent::KeptFromHandOver {
+        leader: native.to_string(),
+        character: day.state.characters[employer].name.clone(),
+        items: items.into_iter().map(|i| i.name).collect(),
+        reason,
     };
     day.emit(day.only(employer), super::events::Happening::Phase(event));
 }

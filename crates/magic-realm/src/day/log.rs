@@ -126,7 +126,8 @@ fn place(happening: &Happening) -> Place {
             PhaseEvent::TurnStarts { .. }
             | PhaseEvent::PhasesLeft { .. }
             | PhaseEvent::StruckForLeader { .. }
-            | PhaseEvent::HandedOver { .. },
+            | PhaseEvent::HandedOver { .. }
+            | PhaseEvent::KeptFromHandOver { .. },
         )
         | Happening::Familiar(FamiliarEvent::TurnStarts { .. } | FamiliarEvent::Rejoined { .. })
         | Happening::Magic(MagicEvent::PhantasmTurn { .. })
@@ -292,6 +293,15 @@ fn phase(event: &PhaseEvent) -> String {
             items,
         } => format!(
             "  {leader} hands the {character} what he carried: {}.",
+            items.join(", ")
+        ),
+        PhaseEvent::KeptFromHandOver {
+            leader,
+            character,
+            items,
+            reason,
+        } => format!(
+            "  {leader} keeps what the {character} would be handed ({}): {reason}.",
             items.join(", ")
         ),
         PhaseEvent::PhaseDone {

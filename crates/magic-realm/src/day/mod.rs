@@ -128,6 +128,9 @@ pub struct Today {
     /// Hired leaders blocked today outside their own turn: if their turn is
     /// still to come, they do no phases (`blocking`, `leader_turn`).
     pub blocked_leaders: BTreeSet<String>,
+    /// Hired leaders and controlled monsters whose master was told today
+    /// what they keep rather than hand over (`leader_turn`): told once.
+    pub told_kept: BTreeSet<String>,
     /// The roadway each character (by index) last walked into a clearing
     /// by today, as (from, into): one who runs away from that clearing
     /// must run onto it (3.1 rule 8.3.8b; `evening`).
@@ -325,6 +328,8 @@ mod spell_day_tests;
 mod toggle_tests;
 #[cfg(test)]
 mod trade_tests;
+#[cfg(test)]
+mod transmorph_leader_tests;
 #[cfg(test)]
 mod transmorph_tests;
 #[cfg(test)]

@@ -271,6 +271,8 @@ fn arrive(day: &mut Day<'_>, counters: Vec<String>, clearing: &ClearingId, cause
             let c = &day.state.characters[i];
             &c.position == clearing && !c.hidden
         })
+        // Mist cannot be blocked (3.1 4.6.9c.2).
+        .filter(|&i| !blocking::in_mist(day, i))
         .collect();
     for i in unhidden {
         day.today.blocking_monsters.insert(first.clone());
@@ -280,6 +282,7 @@ fn arrive(day: &mut Day<'_>, counters: Vec<String>, clearing: &ClearingId, cause
     let leaders: Vec<(String, usize)> = super::hired_leaders::hired_leaders_in(day, clearing)
         .into_iter()
         .filter(|(id, _)| !day.state.leaders.get(id).is_some_and(|l| l.hidden))
+        .filter(|(id, _)| !crate::magic::transmorph::is_mist(&day.state, id))
         .collect();
     for (leader, employer) in leaders {
         day.today.blocking_monsters.insert(first.clone());

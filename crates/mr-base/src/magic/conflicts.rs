@@ -46,7 +46,12 @@ pub fn transmorphized<'s>(state: &'s MrState, name: &str) -> Option<&'s str> {
     holding(state, name).map(|s| s.spell.as_str())
 }
 
-/// The transmorphizing spell holding character `name` now (not inert).
+/// The transmorphizing spell holding the individual called `name` now (not
+/// inert): a character by name, or a hired leader or controlled monster by
+/// its counter id, which is also the name of the stand-in that plays its
+/// turn (`day::leader_turn`), so the character rules of 4.6.9b-c reach it
+/// there too (3.1 4.6.9b.4, 4.6.9c: "character, hired leader, or controlled
+/// monster").
 pub fn holding<'s>(state: &'s MrState, name: &str) -> Option<&'s SpellInEffect> {
     holding_aim(
         state,
@@ -54,6 +59,7 @@ pub fn holding<'s>(state: &'s MrState, name: &str) -> Option<&'s SpellInEffect> 
             name: name.to_string(),
         },
     )
+    .or_else(|| holding_denizen(state, name))
 }
 
 /// The transmorphizing spell holding denizen `id` now (not inert): Transform
@@ -80,6 +86,14 @@ pub fn is_transmorphizing(spell: &str) -> bool {
 pub fn transmorphized_character(spell: &SpellInEffect) -> Option<String> {
     match bewitched(spell)? {
         Aim::Character { name } if is_transmorphizing(&spell.spell) => Some(name),
+        _ => None,
+    }
+}
+
+/// The denizen (by counter id) `spell` transmorphizes, if it bewitches one.
+pub fn transmorphized_denizen(spell: &SpellInEffect) -> Option<String> {
+    match bewitched(spell)? {
+        Aim::Denizen { id } if is_transmorphizing(&spell.spell) => Some(id),
         _ => None,
     }
 }

@@ -190,6 +190,11 @@ pub struct LeaderRecord {
     /// belongings (play summary II.C.5).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub carries: Vec<Item>,
+    /// What he carried as the transmorphizing spell holding him took hold,
+    /// frozen with him while it holds (3.1 4.6.9b.1; `magic::transmorph`).
+    /// Absent in states saved before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transmorphized_with: Option<magic::TransmorphizedWith>,
 }
 
 impl LeaderRecord {

@@ -99,7 +99,10 @@ pub struct LyingEntry {
 /// A spell in effect from before the battle: `{ spell = "Elven Grace",
 /// caster = "Elf", on = ["Elf"] }`; `with` names the caster's MAGIC chit
 /// tied to it (default: his first active chit of the spell's type);
-/// `inert = true` for a Permanent spell fallen inert at Midnight.
+/// `inert = true` for a Permanent spell fallen inert at Midnight; `form =
+/// "Squirrel"` the creature a Transform made (the monster for Absorb
+/// Essence). A transmorphizing spell takes hold as it is put in effect:
+/// what its target has then freezes with him (3.1 4.6.9b.1).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct InEffectEntry {
@@ -112,6 +115,8 @@ pub struct InEffectEntry {
     pub with: Option<String>,
     #[serde(default)]
     pub inert: bool,
+    #[serde(default)]
+    pub form: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -966,7 +971,10 @@ pub fn put_in_effect(
             );
         }
     }
-    let detail = enchanted_spell(state, seat, &spell.name, &targets)?;
+    let detail = match &entry.form {
+        Some(form) => Some(transmorphized_form(data, &spell.name, form)?),
+        None => enchanted_spell(state, seat, &spell.name, &targets)?,
+    };
     let tied = |state: &MrState, i: usize| {
         state.magic.in_effect.iter().any(|s| {
             !s.untied
@@ -1008,7 +1016,33 @@ pub fn put_in_effect(
         detail,
         untied: false,
     });
+    if let Some(spell) = state.magic.in_effect.last().cloned() {
+        crate::magic::transmorph::take_hold(state, &spell);
+    }
     Ok(())
+}
+
+/// The form `form` an in-effect Transform (one of its forms) or Absorb
+/// Essence (a monster) made, by the name the rules give it.
+fn transmorphized_form(data: &GameData, spell: &str, form: &str) -> Result<String, CombatError> {
+    let found = match spell {
+        "Transform" => crate::tables::magic::transform_forms()
+            .iter()
+            .find(|f| f.name.eq_ignore_ascii_case(form))
+            .map(|f| f.name.to_string()),
+        "Absorb Essence" => data
+            .monsters
+            .iter()
+            .find(|m| m.name.eq_ignore_ascii_case(crate::data::base_name(form)))
+            .map(|_| form.to_string()),
+        _ => {
+            return Err(format!(
+                "in_effect: {spell} takes no form; only Transform and Absorb Essence do"
+            )
+            .into());
+        }
+    };
+    found.ok_or_else(|| format!("in_effect: {spell} makes no {form}").into())
 }
 
 /// The spell an Enchant Artifact set up in effect put in its item (`on =

@@ -261,6 +261,9 @@ pub struct HirelingEntry {
     pub at: Option<String>,
     #[serde(default)]
     pub hidden: bool,
+    /// What a hired leader carries for his employer, by item name.
+    #[serde(default)]
+    pub carries: Vec<String>,
 }
 
 /// The term of hire a Hire phase gives (3.1 7.7.1c).

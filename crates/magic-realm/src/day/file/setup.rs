@@ -158,6 +158,20 @@ fn hirelings(
         if h.hidden {
             state.leaders.entry(h.id.clone()).or_default().hidden = true;
         }
+        for name in &h.carries {
+            let item = item_named(data, name).ok_or_else(|| {
+                format!(
+                    "{} carries no {name}: no weapon, armour, horse or treasure is called so",
+                    h.id
+                )
+            })?;
+            state
+                .leaders
+                .entry(h.id.clone())
+                .or_default()
+                .carries
+                .push(item);
+        }
     }
     Ok(())
 }
