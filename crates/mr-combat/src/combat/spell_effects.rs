@@ -147,15 +147,20 @@ pub fn beast_armoured(battle: &Battle, target: FighterId) -> Option<bool> {
 }
 
 /// Where the battle is, as the magic state has it (before spells move
-/// anyone).
+/// anyone): where its first fighter in the clearing stands. An employer
+/// absent from the clearing fights only through his hirelings, so his own
+/// position says nothing of where the battle is.
 pub fn clearing_of(battle: &Battle) -> Option<ClearingId> {
     let magic = battle.magic.as_ref()?;
-    let seat = magic.seats.values().next()?;
-    magic
-        .state
-        .characters
-        .get(*seat)
-        .map(|c| c.position.clone())
+    (0..battle.fighters.len())
+        .filter(|&f| battle.fighters[f].out != Some(Out::Absent))
+        .find_map(|f| match magic.seats.get(&f) {
+            Some(&seat) => magic.state.characters.get(seat).map(|c| c.position.clone()),
+            None => match &magic.state.denizens.get(battle.name(f))?.at {
+                Whereabouts::Clearing { clearing } => Some(clearing.clone()),
+                _ => None,
+            },
+        })
 }
 
 /// After the Melee step's spells took effect in clearing `here`.
