@@ -619,3 +619,41 @@ fn the_second_games_dwellings_are_seen_shelter_and_supply_colour() {
         "{supplied:?}"
     );
 }
+
+/// 3.1 10.E.7.4.2: a GM's ruling gives a seat the second game's Dwarf, who
+/// enters at that game's Inn and stays of that game; the first game's
+/// Black Knight cannot come in beside the second game's.
+#[test]
+fn a_seat_given_the_second_games_character_enters_at_its_inn() {
+    use crate::data::terms::Dwelling;
+    use crate::orders::ruling::parse_ruling;
+    use crate::state::ruling::QueuedRuling;
+    let mut state = set_up(7, &["Amazon", "Black Knight II"]);
+    let refused = parse_ruling("replace Amazon with Black Knight", data(), &state)
+        .expect_err("one of each character either way");
+    assert!(refused.to_string().contains("already in play"), "{refused}");
+    let ruling = parse_ruling("replace Amazon with Dwarf II", data(), &state)
+        .unwrap_or_else(|e| panic!("{e}"));
+    state.rulings.push(QueuedRuling {
+        ruling,
+        why: String::new(),
+    });
+    let (after, events) = resolve_day(
+        data(),
+        &combined(),
+        state,
+        &BTreeMap::new(),
+        &mut Dice::new(7, 1),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let dwarf = &after.characters[0];
+    assert_eq!((dwarf.name.as_str(), dwarf.realm), ("Dwarf", Realm::Second));
+    assert_eq!(dwarf.position, after.second_realm_dwellings[&Dwelling::Inn]);
+    let told = events.iter().any(|e| match &e.happening {
+        Happening::Ruling(r) => r
+            .log_line()
+            .contains("the Dwarf II enters it at the Inn II"),
+        _ => false,
+    });
+    assert!(told, "the ruling's line names the second game's Inn");
+}

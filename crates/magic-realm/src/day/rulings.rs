@@ -17,6 +17,7 @@ use realmgm_core::game::Observers;
 use super::Day;
 use super::events::Happening;
 use super::restart::{Choices, drop_where_he_fell, fresh_at_inn};
+use crate::data::realms::{Realm, printed};
 use crate::data::terms::Dwelling;
 use crate::state::ruling::{Discovery, GM_BOX, QueuedRuling, Record, Ruling};
 use crate::state::{Belonging, ChitCondition, Item, Whereabouts};
@@ -110,7 +111,8 @@ pub fn describe(ruling: &Ruling) -> String {
         } => format!("the {character} learns the hidden way between {a} and {b}."),
         Ruling::Retire { character } => format!("the {character} leaves the Realm."),
         Ruling::Replace { character, with } => {
-            format!("the {character} leaves the Realm and the {with} enters it at the Inn.")
+            let inn = Realm::of_name(with).mark("Inn");
+            format!("the {character} leaves the Realm and the {with} enters it at the {inn}.")
         }
         Ruling::StartingInfo {
             character,
@@ -390,14 +392,16 @@ fn apply(day: &mut Day<'_>, ruling: &Ruling) -> Result<(), RulingVoid> {
         }
         Ruling::Replace { character, with } => {
             let who = who_is(day, character)?;
-            if day.state.characters_in_play().any(|c| c == with) {
-                return Err(RulingVoid::InPlay {
-                    character: with.clone(),
-                });
+            // A second game's character (`Dwarf II`) enters at that game's
+            // Inn, still of that game (3.1 10.E.7.4.2).
+            let realm = Realm::of_name(with);
+            let name = printed(with);
+            if day.state.characters_in_play().any(|c| c == name) {
+                return Err(RulingVoid::InPlay { character: name });
             }
             let inn = day
                 .state
-                .dwellings
+                .dwellings_of(realm)
                 .get(&Dwelling::Inn)
                 .cloned()
                 .ok_or(RulingVoid::NoInn)?;
@@ -405,14 +409,15 @@ fn apply(day: &mut Day<'_>, ruling: &Ruling) -> Result<(), RulingVoid> {
                 .data
                 .characters
                 .iter()
-                .find(|c| &c.name == with)
+                .find(|c| c.name == name)
                 .ok_or_else(|| RulingVoid::NoSuchCharacter {
                     character: with.clone(),
                 })?;
             leave_the_realm(day, who);
             let player = day.state.characters[who].player.clone();
-            day.state.characters[who] =
-                fresh_at_inn(day, kind, player, &inn, &[], Choices::default());
+            let mut fresh = fresh_at_inn(day, kind, player, &inn, &[], Choices::default());
+            fresh.realm = realm;
+            day.state.characters[who] = fresh;
         }
     }
     Ok(())

@@ -319,6 +319,11 @@ fn bad_rulings_are_refused_with_what_was_expected_or_the_nearest_names() {
             .contains("the Elf is already in play")
     );
     assert!(
+        refused("replace Amazon with Dwarf II")
+            .to_string()
+            .contains("names the second game's Dwarf, and this game plays one Realm")
+    );
+    assert!(
         refused("dance Amazon")
             .to_string()
             .contains("give ITEM to CHARACTER")

@@ -17,6 +17,7 @@
 
 use crate::board::ClearingId;
 use crate::data::GameData;
+use crate::data::realms::{Realm, printed};
 use crate::orders::parse::parse_chit;
 use crate::state::ruling::{Discovery, Record, Ruling};
 use crate::state::{ChitCondition, Item, MrState};
@@ -216,20 +217,30 @@ impl Names<'_> {
             })
     }
 
-    /// A character of the game data that nobody plays.
+    /// A character of the game data that nobody plays; with two Realms
+    /// combined, the second game's is named with its mark (`Dwarf II`),
+    /// one of each character either way (3.1 10.E.7.4.2).
     fn unplayed_character(&self, text: &str) -> Result<String, RulingError> {
+        let realm = Realm::of_name(text);
         let names = self.data.characters.iter().map(|c| c.name.as_str());
-        let name = suggest::find(text, names.clone()).ok_or_else(|| RulingError::Unknown {
-            kind: "character",
-            name: text.to_string(),
-            hint: suggest::did_you_mean(text, names),
-        })?;
+        let name =
+            suggest::find(&printed(text), names.clone()).ok_or_else(|| RulingError::Unknown {
+                kind: "character",
+                name: text.to_string(),
+                hint: suggest::did_you_mean(text, names),
+            })?;
+        if !realm.is_first() && !self.state.combines_realms() {
+            return Err(RulingError::Impossible(format!(
+                "'{text}' names the second game's {name}, and this game plays one Realm; name \
+                 the {name}"
+            )));
+        }
         if self.state.characters_in_play().any(|c| c == name) {
             return Err(RulingError::Impossible(format!(
                 "the {name} is already in play"
             )));
         }
-        Ok(name.to_string())
+        Ok(realm.mark(name))
     }
 
     /// A character about to enter the Realm (a late joiner's); one in it
