@@ -32,8 +32,53 @@ pub fn death(
     }
     Some(Death {
         how: how(state, me, events),
-        next: next(data, state, me),
+        next: next(data, state, me, &belongings_went(data, state, me, events)),
     })
+}
+
+/// Where what he carried went as he died, by the spoils rules of 3.1
+/// 8.7.2–8.7.3 as `combat::spoils` applies them: to the character (or the
+/// controlled monster's master) whose spoils line lists it, to a hired
+/// leader or an unhired native group that killed him, and otherwise left
+/// where he fell.
+fn belongings_went(
+    data: &GameData,
+    state: &MrState,
+    me: &CharacterState,
+    events: &[DayEvent],
+) -> String {
+    let lines = events.iter().filter_map(|e| match &e.happening {
+        Happening::Combat(CombatEvent::Line { line, .. }) => Some(line),
+        _ => None,
+    });
+    let mut after_the_kill =
+        lines.skip_while(|l| !matches!(l, CombatLine::Killed { victim, .. } if *victim == me.name));
+    let Some(CombatLine::Killed { by, .. }) = after_the_kill.next() else {
+        return "All you carried lies where you fell.".to_string();
+    };
+    let taken_by = after_the_kill.find_map(|l| match l {
+        CombatLine::Spoils {
+            character, items, ..
+        } => Some((character, items)),
+        _ => None,
+    });
+    if let Some((character, items)) = taken_by.filter(|(_, items)| !items.is_empty()) {
+        return format!(
+            "What you carried went to the {character}: {}.",
+            items.join(", ")
+        );
+    }
+    let hired = state.employer_of(by).is_some();
+    match crate::data::natives::find_member(&data.natives, by) {
+        Some((_, member)) if hired && member.is_leader() => {
+            format!("What you carried went to {by}, who carries it for his employer.")
+        }
+        Some((group, _)) if !hired => {
+            let realm = crate::data::realms::Realm::of_name(by);
+            format!("What you carried went to the {}.", realm.mark(&group.name))
+        }
+        _ => "All you carried lies where you fell.".to_string(),
+    }
 }
 
 fn how(state: &MrState, me: &CharacterState, events: &[DayEvent]) -> String {
@@ -72,7 +117,7 @@ fn how(state: &MrState, me: &CharacterState, events: &[DayEvent]) -> String {
 /// requirements, or stay out; after a suicide he first sits out a day;
 /// with no Inn on the map he cannot. On the last day there is no next one
 /// (`day/victory.rs` scores the dead).
-fn next(data: &GameData, state: &MrState, me: &CharacterState) -> Vec<String> {
+fn next(data: &GameData, state: &MrState, me: &CharacterState, belongings: &str) -> Vec<String> {
     if state.day >= state.last_day {
         return vec![format!(
             "The game ended tonight: the {} scores as the dead do, -100.",
@@ -96,11 +141,12 @@ fn next(data: &GameData, state: &MrState, me: &CharacterState) -> Vec<String> {
     } else {
         "Tomorrow at Birdsong you start again".to_string()
     };
+    let inn_name = me.realm.mark("Inn");
     let mut next = vec![format!(
-        "{when} at the Inn ({inn}) as a new {name}: the {name}'s starting gold, every chit fresh, \
-         spells recorded afresh, no fame, notoriety or hirelings, and nothing learned of the map. \
-         Your starting weapon and armour come from the natives' stock or from what lies abandoned \
-         on the map, or you get their price in gold. All you carried lies where you fell."
+        "{when} at the {inn_name} ({inn}) as a new {name}: the {name}'s starting gold, every chit \
+         fresh, spells recorded afresh, no fame, notoriety or hirelings, and nothing learned of \
+         the map. Your starting weapon and armour come from the natives' stock or from what lies \
+         abandoned on the map, or you get their price in gold. {belongings}"
     )];
     next.push(format!(
         "Record your new character's victory requirements in those orders with a line such as \
@@ -229,5 +275,68 @@ mod tests {
             "{:?}",
             amazon.next
         );
+    }
+
+    fn line(state: &MrState, line: CombatLine) -> DayEvent {
+        DayEvent {
+            observers: Observers::Everyone,
+            happening: Happening::Combat(CombatEvent::Line {
+                clearing: state.characters[0].position.clone(),
+                round: 2,
+                line,
+            }),
+        }
+    }
+
+    fn killed_by(state: &MrState, by: &str) -> DayEvent {
+        line(
+            state,
+            CombatLine::Killed {
+                victim: "Amazon".into(),
+                by: by.into(),
+            },
+        )
+    }
+
+    /// 3.1 8.7.2–8.7.3: the notice says where what she carried went, as
+    /// the spoils rules sent it: to a character who killed her, to an
+    /// unhired native group, or left where she fell to a monster.
+    #[test]
+    fn the_notice_says_where_her_belongings_went_3_1_8_7() {
+        let mut state = game_played_by(&["Amazon", "Black Knight"], |c| c.to_string());
+        state.characters[0].dead = true;
+        let first = |events: &[DayEvent]| {
+            death(data(), &state, &state.characters[0], events)
+                .expect("a notice")
+                .next
+                .remove(0)
+        };
+        let by_a_character = [
+            killed_by(&state, "Black Knight"),
+            line(
+                &state,
+                CombatLine::Spoils {
+                    character: "Black Knight".into(),
+                    fame: 0,
+                    notoriety: 0,
+                    gold: 10,
+                    items: vec!["Short Sword".into(), "Helmet".into()],
+                },
+            ),
+        ];
+        assert!(
+            first(&by_a_character)
+                .ends_with("What you carried went to the Black Knight: Short Sword, Helmet."),
+            "{}",
+            first(&by_a_character)
+        );
+        let by_natives = [killed_by(&state, "Bashkar 3")];
+        assert!(
+            first(&by_natives).ends_with("What you carried went to the Bashkars."),
+            "{}",
+            first(&by_natives)
+        );
+        let by_a_monster = [killed_by(&state, "Giant 1")];
+        assert!(first(&by_a_monster).ends_with("All you carried lies where you fell."));
     }
 }
