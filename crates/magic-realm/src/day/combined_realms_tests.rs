@@ -448,17 +448,60 @@ fn a_second_game_treasure_works_as_its_printed_card() {
 }
 
 /// 3.1 10.E.7.4.2: a killed character of the second game comes back at his
-/// own game's Inn, still of that game.
+/// own game's Inn, still of that game. Her starting weapon may come from either game's natives (the Short
+/// Swords of the first game's are all gone here), and the line everyone
+/// reads names the Inn II.
 #[test]
 fn a_second_game_character_restarts_at_his_own_games_inn() {
     let mut state = crate::test_support::without_denizens(set_up(9, &["Amazon II"]));
     state.characters[0].dead = true;
-    let (after, _) = bot_days(state, 9, 1);
+    let is_short_sword = |i: &crate::state::Item| crate::data::base_name(&i.name) == "Short Sword";
+    let second_games: Vec<String> = state
+        .holdings
+        .iter()
+        .filter(|(holder, pile)| holder.ends_with(" II") && pile.iter().any(is_short_sword))
+        .map(|(holder, _)| holder.clone())
+        .collect();
+    let mut removed_from_first = 0;
+    for (holder, pile) in &mut state.holdings {
+        if !holder.ends_with(" II") {
+            removed_from_first += pile.len();
+            pile.retain(|i| !is_short_sword(i));
+            removed_from_first -= pile.len();
+        }
+    }
+    assert!(removed_from_first > 0 && !second_games.is_empty());
+    let swords_before: usize = second_games
+        .iter()
+        .map(|h| {
+            state.holdings[h]
+                .iter()
+                .filter(|i| is_short_sword(i))
+                .count()
+        })
+        .sum();
+    let (after, events) = bot_days(state, 9, 1);
     let amazon = &after.characters[0];
     assert!(!amazon.dead);
     assert_eq!(amazon.realm, Realm::Second);
     let inn = &after.second_realm_dwellings[&crate::data::terms::Dwelling::Inn];
     assert_eq!(amazon.position, *inn);
+    assert_eq!(amazon.weapon.as_deref(), Some("Short Sword"));
+    let swords_after: usize = second_games
+        .iter()
+        .filter_map(|h| after.holdings.get(h))
+        .map(|pile| pile.iter().filter(|i| is_short_sword(i)).count())
+        .sum();
+    assert_eq!(
+        swords_after + 1,
+        swords_before,
+        "taken from the second game's natives"
+    );
+    let told = events.iter().any(|e| match &e.happening {
+        Happening::Restart(r) => r.log_line().contains("starts again at the Inn II"),
+        _ => false,
+    });
+    assert!(told, "the restart line names the Inn II");
 }
 
 /// 3.1 10.E.7.4.2: a player joining late as `Amazon II` enters at the

@@ -29,6 +29,8 @@ use super::development::DevelopmentEvent;
 use super::events::Happening;
 use crate::board::ClearingId;
 use crate::data::characters::StartLocation;
+use crate::data::natives::NativeGroup;
+use crate::data::realms::Realm;
 use crate::data::terms::Dwelling;
 use crate::orders::DayOrders;
 use crate::state::development::Development;
@@ -47,6 +49,9 @@ pub enum RestartEvent {
         /// The character he comes back as, when his player named another.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         became: Option<String>,
+        /// The game whose Inn he starts at (3.1 10.E.7.4.2).
+        #[serde(default, skip_serializing_if = "Realm::is_first")]
+        inn: Realm,
     },
     /// Under Solitaire Play he starts again on the road from the map's edge
     /// his first character entered by (3.1 10.E.1.6).
@@ -85,6 +90,9 @@ pub enum RestartEvent {
         character: String,
         player: String,
         at: ClearingId,
+        /// The game whose Inn he enters at (3.1 10.E.7.4.2).
+        #[serde(default, skip_serializing_if = "Realm::is_first")]
+        inn: Realm,
     },
 }
 
@@ -96,13 +104,19 @@ impl RestartEvent {
                 character,
                 at,
                 became,
+                inn,
                 ..
-            } => match became {
-                Some(new) => {
-                    format!("The {character}, killed, comes back as the {new} at the Inn ({at}).")
+            } => {
+                let inn = inn.mark("Inn");
+                match became {
+                    Some(new) => {
+                        format!(
+                            "The {character}, killed, comes back as the {new} at the {inn} ({at})."
+                        )
+                    }
+                    None => format!("The {character}, killed, starts again at the {inn} ({at})."),
                 }
-                None => format!("The {character}, killed, starts again at the Inn ({at})."),
-            },
+            }
             RestartEvent::RestartedAtEdge {
                 character,
                 at,
@@ -148,7 +162,11 @@ impl RestartEvent {
                 character,
                 player,
                 at,
-            } => format!("The {character} ({player}) enters the Realm at the Inn ({at})."),
+                inn,
+            } => format!(
+                "The {character} ({player}) enters the Realm at the {} ({at}).",
+                inn.mark("Inn")
+            ),
         }
     }
 }
@@ -278,6 +296,7 @@ pub fn admit_arrivals(day: &mut Day<'_>) {
                 character: arrival.character,
                 player: arrival.player,
                 at: inn,
+                inn: arrival.realm,
             }),
         );
     }
@@ -376,6 +395,7 @@ fn restart(
             fell_in,
             at: inn,
             became,
+            inn: realm,
         }
     };
     day.emit(Observers::Everyone, Happening::Restart(event));
@@ -423,11 +443,27 @@ fn equip_from_the_realm(
 ) -> Vec<(String, u16)> {
     let data = day.data;
     let his_pile = abandoned_pile(fell_in);
-    let mut holders: Vec<String> = data
-        .natives
-        .iter()
-        .flat_map(|g| g.stock_holders())
-        .map(str::to_string)
+    // With two Realms combined he may take them from either game's natives,
+    // his own game's first (3.1 10.E.7.4.2).
+    let realms = if day.state.combines_realms() {
+        let own = character.realm;
+        let other = if own.is_first() {
+            Realm::Second
+        } else {
+            Realm::First
+        };
+        vec![own, other]
+    } else {
+        vec![Realm::First]
+    };
+    let mut holders: Vec<String> = realms
+        .into_iter()
+        .flat_map(|realm| {
+            data.natives
+                .iter()
+                .flat_map(NativeGroup::stock_holders)
+                .map(move |holder| realm.mark(holder))
+        })
         .collect();
     holders.push(his_pile.clone());
     holders.extend(
