@@ -286,7 +286,10 @@ fn a_captain_hires_leaves_guards_sends_his_leader_and_deals_with_the_elf() {
     for day in 1..=4 {
         let amazon = campaign.report(day, "P3");
         if day != 2 {
-            assert!(!amazon.contains("hidden path"), "day {day}: {amazon}");
+            assert!(
+                !amazon.contains("learns the hidden path"),
+                "day {day}: {amazon}"
+            );
         }
         assert!(!amazon.contains("with the Elf;"), "day {day}");
         assert!(!amazon.contains("Soldier HQ in "), "day {day}");

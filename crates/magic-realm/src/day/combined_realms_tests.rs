@@ -641,7 +641,8 @@ fn setup_by_mail_is_refused_with_combined_realms() {
 fn the_second_games_dwellings_are_seen_shelter_and_supply_colour() {
     use crate::data::terms::Dwelling;
     let mut state = at_second_inn();
-    let view = crate::report::clearing::clearing_view(data(), &state, &state.characters[0]);
+    let view =
+        crate::report::clearing::clearing_view(data(), &combined(), &state, &state.characters[0]);
     assert!(
         view.dwellings.iter().any(|d| d == "Inn II"),
         "{:?}",

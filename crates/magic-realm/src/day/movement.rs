@@ -106,7 +106,7 @@ fn no_known_path(from: &ClearingId, to: &ClearingId) -> String {
 }
 
 /// Whether he knows the hidden path or secret passage between two clearings.
-fn knows_route(
+pub fn knows_route(
     data: &GameData,
     rules: &Rules,
     who: &CharacterState,

@@ -2,13 +2,18 @@
 //! play summary II.A, II.C.5): the counters standing there, the other
 //! characters who are not hidden, the dwellings, the sites he has found
 //! there, the face-up map chits of the tile, whether a pile of
-//! abandoned things lies there (not what is in it: he has not looked), and
-//! the belongings dropped there in plain sight.
+//! abandoned things lies there (not what is in it: he has not looked), the
+//! belongings dropped there in plain sight, and the ways out he may take:
+//! the roads and tunnels printed on the map, and the hidden paths and secret
+//! passages only once he has found them (3.1 7.3.1), so a player plans his
+//! moves from the mail alone.
 
 use serde::Serialize;
 
 use crate::data::GameData;
+use crate::data::tiles::PathKind;
 use crate::state::{CharacterState, DenizenKind, MrState, Whereabouts, abandoned_pile};
+use realmgm_core::game::Rules;
 
 /// What he sees around him.
 #[derive(Clone, Debug, Serialize)]
@@ -27,6 +32,10 @@ pub struct ClearingView {
     pub chits_face_up: Vec<String>,
     /// How many abandoned things lie here.
     pub pile: usize,
+    /// The clearings he can move to from here, each with what kind of way
+    /// leads there when it is not a plain road, and the tile when it is
+    /// another.
+    pub ways_out: Vec<String>,
     /// Belongings dropped in plain sight here (3.1 10.A.5.2), those in
     /// front of him marked so; whom the others lie in front of is not
     /// told, as that could show a hidden character.
@@ -38,7 +47,12 @@ pub struct ClearingView {
 }
 
 /// The clearing of `me` in `state`.
-pub fn clearing_view(data: &GameData, state: &MrState, me: &CharacterState) -> ClearingView {
+pub fn clearing_view(
+    data: &GameData,
+    rules: &Rules,
+    state: &MrState,
+    me: &CharacterState,
+) -> ClearingView {
     let here = &me.position;
     let tile = data
         .tiles
@@ -63,6 +77,7 @@ pub fn clearing_view(data: &GameData, state: &MrState, me: &CharacterState) -> C
             sites: Vec::new(),
             chits_face_up: Vec::new(),
             pile: 0,
+            ways_out: Vec::new(),
             dropped: Vec::new(),
             off_map: true,
         };
@@ -111,6 +126,7 @@ pub fn clearing_view(data: &GameData, state: &MrState, me: &CharacterState) -> C
             .holdings
             .get(&abandoned_pile(here))
             .map_or(0, Vec::len),
+        ways_out: ways_out(data, rules, state, me),
         dropped: state
             .dropped_in(here)
             .into_iter()
@@ -123,12 +139,96 @@ pub fn clearing_view(data: &GameData, state: &MrState, me: &CharacterState) -> C
     }
 }
 
+/// The ways out of his clearing he may take, as a player writes them in a
+/// Move (`DV4`), each noted with its kind unless a plain road, and with the
+/// tile's name when it leads off this tile.
+fn ways_out(data: &GameData, rules: &Rules, state: &MrState, me: &CharacterState) -> Vec<String> {
+    let here = &me.position;
+    state
+        .board
+        .neighbours(here)
+        .into_iter()
+        .filter(|link| match link.kind {
+            PathKind::Normal | PathKind::Cave => true,
+            PathKind::Hidden | PathKind::Secret => {
+                crate::day::movement::knows_route(data, rules, me, here, &link.to)
+            }
+        })
+        .map(|link| {
+            let mut notes = Vec::new();
+            match link.kind {
+                PathKind::Normal => {}
+                PathKind::Cave => notes.push("tunnel"),
+                PathKind::Hidden => notes.push("hidden path"),
+                PathKind::Secret => notes.push("secret passage"),
+            }
+            let tile = (link.to.tile != here.tile)
+                .then(|| data.tiles.by_code(&link.to.tile).map(|t| t.name.as_str()))
+                .flatten();
+            notes.extend(tile);
+            if notes.is_empty() {
+                link.to.to_string()
+            } else {
+                format!("{} ({})", link.to, notes.join(", "))
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::setup::{SetupInputs, new_game};
     use realmgm_core::dice::Dice;
     use realmgm_core::game::{Rules, Seat};
+
+    /// 3.1 7.3.1: the roads out of her clearing are listed as a Move names
+    /// them; a hidden path or secret passage only once she has found it.
+    #[test]
+    fn the_ways_out_list_a_hidden_path_only_once_it_is_found() {
+        let data = crate::data::get().unwrap();
+        let mut state = crate::test_support::test_game(&["Amazon"]);
+        let (here, hidden) = state
+            .board
+            .clearings()
+            .into_iter()
+            .find_map(|c| {
+                let link = state
+                    .board
+                    .neighbours(&c)
+                    .into_iter()
+                    .find(|l| l.kind == PathKind::Hidden)?;
+                Some((c, link.to))
+            })
+            .expect("the map has a hidden path");
+        state.characters[0].position = here.clone();
+        let me = state.characters[0].clone();
+        let ways = clearing_view(data, &Rules::default(), &state, &me).ways_out;
+        let roads = state
+            .board
+            .neighbours(&here)
+            .into_iter()
+            .filter(|l| matches!(l.kind, PathKind::Normal | PathKind::Cave))
+            .count();
+        assert_eq!(ways.len(), roads, "{ways:?}");
+        assert!(
+            !ways.iter().any(|w| w.starts_with(&hidden.to_string())),
+            "{ways:?}"
+        );
+        let mut knowing = me.clone();
+        let key = if here <= hidden {
+            (here.clone(), hidden.clone())
+        } else {
+            (hidden.clone(), here.clone())
+        };
+        knowing.discoveries.routes.insert(key);
+        let ways = clearing_view(data, &Rules::default(), &state, &knowing).ways_out;
+        assert!(
+            ways.iter()
+                .any(|w| w.starts_with(&format!("{hidden} (hidden path"))),
+            "{ways:?}"
+        );
+    }
 
     #[test]
     fn a_hidden_character_and_an_unfound_site_are_not_seen() {
@@ -166,12 +266,15 @@ mod tests {
         }
         state.characters[1].hidden = true;
         let me = state.characters[0].clone();
-        let view = clearing_view(data, &state, &me);
+        let view = clearing_view(data, &Rules::default(), &state, &me);
         assert_eq!(view.characters, vec!["Dwarf".to_string()]);
         assert!(view.sites.is_empty());
         let mut knowing = me.clone();
         knowing.discoveries.sites.insert(site.name.clone());
-        assert_eq!(clearing_view(data, &state, &knowing).sites, vec![site.name]);
+        assert_eq!(
+            clearing_view(data, &Rules::default(), &state, &knowing).sites,
+            vec![site.name]
+        );
     }
 
     /// Waiting at the map's edge under Solitaire Play he is in no clearing
@@ -194,12 +297,14 @@ mod tests {
         )
         .unwrap();
         let me = state.characters[0].clone();
-        assert!(clearing_view(data, &state, &me).off_map);
-        let report = serde_json::to_value(clearing_view(data, &state, &me)).unwrap();
+        assert!(clearing_view(data, &Rules::default(), &state, &me).off_map);
+        let report =
+            serde_json::to_value(clearing_view(data, &Rules::default(), &state, &me)).unwrap();
         assert_eq!(report["off_map"], true);
         state.characters[0].roadway = None;
         let entered = state.characters[0].clone();
-        let view = serde_json::to_value(clearing_view(data, &state, &entered)).unwrap();
+        let view =
+            serde_json::to_value(clearing_view(data, &Rules::default(), &state, &entered)).unwrap();
         assert!(view.get("off_map").is_none(), "{view}");
     }
 }

@@ -208,7 +208,7 @@ fn character_report(
         day_log,
         combat_log,
         sheet: sheet::sheet(data, &context.rules, state, me),
-        clearing: clearing::clearing_view(data, state, me),
+        clearing: clearing::clearing_view(data, &context.rules, state, me),
         messages,
         known_tiles: me
             .discoveries
