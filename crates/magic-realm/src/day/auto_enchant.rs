@@ -30,14 +30,24 @@ use crate::state::ItemKind;
 /// The name of the toggle.
 pub const AUTOMATIC_ENCHANTING: &str = "automatic_enchanting";
 
-/// A tile turned over by the week's colour.
+/// Tiles turned over by the week's colour.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum AutoEnchantEvent {
+    /// One tile, as days played before the tiles of a colour were told
+    /// together stored it; kept so their reports still read.
     TileTurned {
         tile: String,
         colour: Colour,
         now_enchanted: bool,
+    },
+    /// Every tile one colour turned over, by the side it now shows.
+    TilesTurned {
+        colour: Colour,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        to_enchanted: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        to_green: Vec<String>,
     },
 }
 
@@ -57,6 +67,29 @@ impl AutoEnchantEvent {
                 };
                 format!("The 7th day's {colour} magic turns the {tile} tile over to {side}.")
             }
+            AutoEnchantEvent::TilesTurned {
+                colour,
+                to_enchanted,
+                to_green,
+            } => {
+                let told = |tiles: &[String], side: &str| match tiles {
+                    [] => None,
+                    [tile] => Some(format!("the {tile} tile over to its {side} side")),
+                    _ => Some(format!(
+                        "{} tiles over to their {side} side ({})",
+                        tiles.len(),
+                        tiles.join(", ")
+                    )),
+                };
+                let parts: Vec<String> = [told(to_enchanted, "enchanted"), told(to_green, "green")]
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                format!(
+                    "The 7th day's {colour} magic turns {}.",
+                    parts.join(", and ")
+                )
+            }
         }
     }
 }
@@ -69,6 +102,7 @@ pub fn at_dawn(day: &mut Day<'_>, day_number: u32) {
     }
     let mut turned = BTreeSet::new();
     for colour in day_colours(&day.state, day.data, day.rules, day_number) {
+        let (mut to_enchanted, mut to_green) = (Vec::new(), Vec::new());
         for tile in tiles_turned_by(day, colour) {
             if !turned.insert(tile.clone()) {
                 continue;
@@ -83,12 +117,18 @@ pub fn at_dawn(day: &mut Day<'_>, day_number: u32) {
             if day.state.board.set_side(&tile, to).is_err() {
                 continue;
             }
+            match to {
+                Side::Enchanted => to_enchanted.push(tile),
+                Side::Normal => to_green.push(tile),
+            }
+        }
+        if !to_enchanted.is_empty() || !to_green.is_empty() {
             day.emit(
                 Observers::Everyone,
-                Happening::AutoEnchant(AutoEnchantEvent::TileTurned {
-                    tile,
+                Happening::AutoEnchant(AutoEnchantEvent::TilesTurned {
                     colour,
-                    now_enchanted: to == Side::Enchanted,
+                    to_enchanted,
+                    to_green,
                 }),
             );
         }

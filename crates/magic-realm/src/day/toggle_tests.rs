@@ -477,7 +477,24 @@ fn automatic_enchanting_turns_the_grey_tiles_over_on_day_14_3_1_10_c_5() {
             .filter(|(t, _)| grey.contains(&t.as_str()))
             .all(|(_, s)| *s == Side::Enchanted)
     );
-    assert_eq!(events.len(), grey.len());
+    // One line tells the whole colour's tiles, by code.
+    let mut codes = grey.clone();
+    codes.sort_unstable();
+    let lines: Vec<String> = events
+        .iter()
+        .filter_map(|e| match &e.happening {
+            Happening::AutoEnchant(a) => Some(a.log_line()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        [format!(
+            "The 7th day's grey magic turns {} tiles over to their enchanted side ({}).",
+            codes.len(),
+            codes.join(", ")
+        )]
+    );
 }
 
 /// On day 7 White magic turns over the tile of whoever carries the Sacred
