@@ -658,9 +658,15 @@ fn trade(event: &TradeEvent) -> String {
             group,
             item,
             gold,
+            rolls,
         } => {
+            let rolls = if rolls.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", rolls.join("; "))
+            };
             format!(
-                "    The {character} sells {} to the {group} for {gold} gold.",
+                "    The {character} sells {} to the {group} for {gold} gold{rolls}.",
                 item.name
             )
         }

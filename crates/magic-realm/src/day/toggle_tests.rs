@@ -324,6 +324,14 @@ fn commerce_rolls_for_the_price_of_a_sale() {
         "with the rule: the table's offer"
     );
     assert!(rolled(&events));
+    // The seller reads the roll that set his price on the sale's line.
+    let told = events.iter().any(|e| {
+        matches!(
+            &e.happening,
+            Happening::Trade(super::trade::TradeEvent::Sold { .. })
+        ) && super::log::line(e).is_some_and(|l| l.contains("gold (Commerce"))
+    });
+    assert!(told, "{events:?}");
 }
 
 #[test]

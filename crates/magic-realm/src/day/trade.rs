@@ -63,6 +63,10 @@ pub enum TradeEvent {
         group: String,
         item: Item,
         gold: u32,
+        /// The Commerce table's rolls that set the price, in words, under
+        /// the `commerce` rule (3.1 10.D.2); none at the basic price.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        rolls: Vec<String>,
     },
     /// The card names the group for a Fame reward: selling it to them
     /// earned `fame`, buying it from them cost it (negative; 3.1 7.6.6).
@@ -509,6 +513,7 @@ pub fn sell(day: &mut Day<'_>, who: usize, item: &str) -> PhaseOutcome {
         };
     }
     let price = offered_price(day.data, &group.name, &sold);
+    let mut rolled = Vec::new();
     let gold = if day.rules.is_on("commerce") {
         let mods = modifiers::for_roll(day, who, Roll::Trade);
         let column = relationship(day, who, &group.name);
@@ -525,7 +530,10 @@ pub fn sell(day: &mut Day<'_>, who: usize, item: &str) -> PhaseOutcome {
         };
         let offered = adjust.map(|n| i64::from(price) + i64::from(n));
         match offered {
-            Some(gold) if gold >= 0 => u32::try_from(gold).unwrap_or(0),
+            Some(gold) if gold >= 0 => {
+                rolled = lines;
+                u32::try_from(gold).unwrap_or(0)
+            }
             _ => {
                 let blocked = matches!(
                     outcome.result,
@@ -563,6 +571,7 @@ pub fn sell(day: &mut Day<'_>, who: usize, item: &str) -> PhaseOutcome {
         group: group.name.clone(),
         item: sold.clone(),
         gold,
+        rolls: rolled,
     };
     day.emit(day.seen_acting(who), Happening::Trade(event));
     reward_card(day, who, &group.name, &sold, true);
