@@ -56,10 +56,16 @@ fn belongings_went(
     let Some(CombatLine::Killed { by, .. }) = after_the_kill.next() else {
         return "All you carried lies where you fell.".to_string();
     };
+    // The killer's own spoils line, or his master's for a controlled
+    // monster: other kills of the same instant say theirs around it.
+    let master = state
+        .employer_of(by)
+        .and_then(|e| state.characters.get(e))
+        .map(|c| c.name.as_str());
     let taken_by = after_the_kill.find_map(|l| match l {
         CombatLine::Spoils {
             character, items, ..
-        } => Some((character, items)),
+        } if character == by || Some(character.as_str()) == master => Some((character, items)),
         _ => None,
     });
     if let Some((character, items)) = taken_by.filter(|(_, items)| !items.is_empty()) {
