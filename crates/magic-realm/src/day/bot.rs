@@ -228,14 +228,9 @@ pub(super) fn routes(
         .neighbours(here)
         .into_iter()
         .filter(|l| {
-            let key = if here <= &l.to {
-                (here.clone(), l.to.clone())
-            } else {
-                (l.to.clone(), here.clone())
-            };
             matches!(l.kind, PathKind::Normal | PathKind::Cave)
                 || knows_all
-                || who.discoveries.routes.contains(&key)
+                || who.discoveries.knows_route(here, &l.to)
         })
         .map(|l| l.to)
         .filter(|to| match board.clearing(to).map(|c| c.kind) {

@@ -113,12 +113,7 @@ pub fn knows_route(
     a: &ClearingId,
     b: &ClearingId,
 ) -> bool {
-    let key = if a <= b {
-        (a.clone(), b.clone())
-    } else {
-        (b.clone(), a.clone())
-    };
-    who.discoveries.routes.contains(&key)
+    who.discoveries.knows_route(a, b)
         || abilities::has(data, rules, who, &Advantage::KnowsHiddenRoutes)
 }
 

@@ -354,7 +354,7 @@ fn apply(day: &mut Day<'_>, ruling: &Ruling) -> Result<(), RulingVoid> {
                     known.sites.insert(site.clone());
                 }
                 Discovery::Route(a, b) => {
-                    known.routes.insert((a.clone(), b.clone()));
+                    known.learn_route(a, b);
                 }
             }
         }

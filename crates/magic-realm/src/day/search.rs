@@ -31,7 +31,7 @@ use crate::data::treasures::{Treasure, TreasureEffect};
 use crate::day::refusal::PhaseError;
 use crate::orders::{SearchTable, Take};
 use crate::state::SightOf;
-use crate::state::{Belonging, ChitCondition, Item, ItemKind, abandoned_pile};
+use crate::state::{Belonging, ChitCondition, Discoveries, Item, ItemKind, abandoned_pile};
 use crate::tables::search::{
     Locate, LocateResult, Loot, MagicSight, MagicSightResult, Peer, PeerResult, SearchChoice,
 };
@@ -570,13 +570,7 @@ fn find_routes(day: &mut Day<'_>, who: usize, from: &ClearingId, kind: PathKind)
         .neighbours(from)
         .into_iter()
         .filter(|link| link.kind == kind)
-        .map(|link| {
-            if *from <= link.to {
-                (from.clone(), link.to)
-            } else {
-                (link.to, from.clone())
-            }
-        })
+        .map(|link| Discoveries::route_key(from, &link.to))
         .collect();
     let character = &mut day.state.characters[who];
     character.discoveries.routes.extend(routes.iter().cloned());

@@ -216,12 +216,7 @@ mod tests {
             "{ways:?}"
         );
         let mut knowing = me.clone();
-        let key = if here <= hidden {
-            (here.clone(), hidden.clone())
-        } else {
-            (hidden.clone(), here.clone())
-        };
-        knowing.discoveries.routes.insert(key);
+        knowing.discoveries.learn_route(&here, &hidden);
         let ways = clearing_view(data, &Rules::default(), &state, &knowing).ways_out;
         assert!(
             ways.iter()

@@ -768,6 +768,28 @@ pub struct Discoveries {
     pub tiles_visited: std::collections::BTreeSet<String>,
 }
 
+impl Discoveries {
+    /// How [`Discoveries::routes`] keeps the route between `a` and `b`
+    /// whichever end it is walked from: the lower clearing first.
+    pub fn route_key(a: &ClearingId, b: &ClearingId) -> (ClearingId, ClearingId) {
+        if a <= b {
+            (a.clone(), b.clone())
+        } else {
+            (b.clone(), a.clone())
+        }
+    }
+
+    /// Whether he has discovered the route between `a` and `b`.
+    pub fn knows_route(&self, a: &ClearingId, b: &ClearingId) -> bool {
+        self.routes.contains(&Self::route_key(a, b))
+    }
+
+    /// He has discovered the route between `a` and `b`.
+    pub fn learn_route(&mut self, a: &ClearingId, b: &ClearingId) {
+        self.routes.insert(Self::route_key(a, b));
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CharacterChit {
@@ -1116,4 +1138,19 @@ pub struct TakenChit {
 pub struct Delivery {
     pub dwelling: Dwelling,
     pub reward: u16,
+}
+
+#[cfg(test)]
+mod discoveries_tests {
+    use super::*;
+
+    #[test]
+    fn a_route_learned_from_either_end_is_known_from_both() {
+        let (a, b) = (ClearingId::new("CV", 4), ClearingId::new("AV", 2));
+        let mut known = Discoveries::default();
+        assert!(!known.knows_route(&a, &b));
+        known.learn_route(&a, &b);
+        assert!(known.knows_route(&b, &a) && known.knows_route(&a, &b));
+        assert_eq!(known.routes.iter().next(), Some(&(b.clone(), a.clone())));
+    }
 }

@@ -14,8 +14,8 @@ use crate::data::GameData;
 use crate::data::chits::GoldSpecialKind;
 use crate::setup::{SetupInputs, new_game};
 use crate::state::{
-    Belonging, CharacterState, ChitCondition, DenizenKind, Hireling, Item, ItemKind, MapChit,
-    MrState, TakenChit, WeatherState, Whereabouts,
+    Belonging, CharacterState, ChitCondition, DenizenKind, Discoveries, Hireling, Item, ItemKind,
+    MapChit, MrState, TakenChit, WeatherState, Whereabouts,
 };
 use crate::tables::magic::CURSES;
 
@@ -191,7 +191,7 @@ fn discoveries(
             clearing(data, &state.board, a)?,
             clearing(data, &state.board, b)?,
         );
-        routes.insert(if a <= b { (a, b) } else { (b, a) });
+        routes.insert(Discoveries::route_key(&a, &b));
     }
     let known = &mut state.characters[who].discoveries;
     known.routes = routes;
