@@ -143,14 +143,10 @@ fn the_spell_notes_what_a_hired_leader_or_controlled_monster_carries_4_6_9b_1() 
     assert!(!state.leaders.contains_key(bat), "kept only for its note");
 }
 
-/// 3.1 4.6.9b.2 and b.4: the Great Axe (Heavy) the Soldier HQ carried as
-/// Transform took hold is frozen, weighs nothing and moves with him, though
-/// his own Medium strength would leave it; the Mace he took on since as a
-/// Squirrel (Light) is too heavy for the creature and stays behind.
-#[test]
-fn a_transformed_hired_leader_carries_by_the_creatures_strength_4_6_9b_4() {
-    let (here, next) = border(&game(&["Captain"]), ClearingKind::Woods);
-    let mut state = captain_and_leader(&here, &here, &["Great Axe"]);
+/// The Soldier HQ beside the Captain in `here`, carrying the Great Axe as
+/// Transform takes hold of him and the Mace he takes on afterwards.
+fn transformed_with_axe_then_mace(here: &ClearingId) -> MrState {
+    let mut state = captain_and_leader(here, here, &["Great Axe"]);
     held_by(&mut state, "Transform", leader());
     state
         .leaders
@@ -158,6 +154,17 @@ fn a_transformed_hired_leader_carries_by_the_creatures_strength_4_6_9b_4() {
         .expect("record")
         .carries
         .push(weapon("Mace"));
+    state
+}
+
+/// 3.1 4.6.9b.2 and b.4: the Great Axe (Heavy) the Soldier HQ carried as
+/// Transform took hold is frozen, weighs nothing and moves with him, though
+/// his own Medium strength would leave it; the Mace he took on since as a
+/// Squirrel (Light) is too heavy for the creature and stays behind.
+#[test]
+fn a_transformed_hired_leader_carries_by_the_creatures_strength_4_6_9b_4() {
+    let (here, next) = border(&game(&["Captain"]), ClearingKind::Woods);
+    let state = transformed_with_axe_then_mace(&here);
     let orders = format!("H\n{LEADER}: {}", move_to(&next));
     let (after, events) = play(state, &[("P1", &orders)], DiceScript::default());
     let log = super::log::gm_log(&events);
@@ -179,14 +186,7 @@ fn a_transformed_hired_leader_carries_by_the_creatures_strength_4_6_9b_4() {
 #[test]
 fn a_transformed_hired_leader_keeps_his_frozen_belongings_from_his_employer_4_6_9b_2() {
     let (here, _) = border(&game(&["Captain"]), ClearingKind::Woods);
-    let mut state = captain_and_leader(&here, &here, &["Great Axe"]);
-    held_by(&mut state, "Transform", leader());
-    state
-        .leaders
-        .get_mut(LEADER)
-        .expect("record")
-        .carries
-        .push(weapon("Mace"));
+    let state = transformed_with_axe_then_mace(&here);
     // His own turn ends beside his employer, and Midnight finds them
     // together again: he is told once what stays with the leader.
     let orders = format!("H\n{LEADER}: H");
