@@ -284,7 +284,24 @@ pub fn take_turn_as(
         "the {} is mist under Melt Into Mist and cannot be followed (3.1 4.6.9c.2)",
         day.state.characters[who].name
     );
-    retinue::say_left_behind(day, who, not_following, &reason, &observers);
+    // Another character's hired leader whose line has him follow the mist
+    // stays behind too, and his employer reads why.
+    let told = match &observers {
+        Observers::Players(players) => Observers::Players(
+            players
+                .iter()
+                .cloned()
+                .chain(
+                    not_following
+                        .iter()
+                        .filter_map(|native| day.state.employer_of(native))
+                        .map(|e| day.state.characters[e].player.clone()),
+                )
+                .collect(),
+        ),
+        other => other.clone(),
+    };
+    retinue::say_left_behind(day, who, not_following, &reason, &told);
     let phases = &mine.activities.phases;
     for (index, phase) in phases.iter().enumerate() {
         if !stays_aloft(day, phase, mine, &turn) && touch_down(day, who, &mut turn) {

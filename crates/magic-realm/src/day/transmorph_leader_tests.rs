@@ -352,3 +352,33 @@ fn mist_cannot_be_followed_4_6_9c_2() {
         "{log}"
     );
 }
+
+/// 3.1 4.6.9c.2: the Captain's Soldier HQ, whose line has him follow the
+/// Elf, stays where he stands when the Elf is mist, and the Captain's
+/// player reads why, though he does not watch the Elf's turn.
+#[test]
+fn a_leader_told_to_follow_mist_stays_and_his_employer_reads_why_4_6_9c_2() {
+    let (here, next) = border(&game(&["Captain"]), ClearingKind::Woods);
+    let mut state = with_leader(&["Captain", "Elf"], &here, &here, &[]);
+    held_by(
+        &mut state,
+        "Melt Into Mist",
+        Aim::Character { name: "Elf".into() },
+    );
+    let orders = format!("H\n{LEADER}: F Elf");
+    let (after, events) = play(
+        state,
+        &[("P1", &orders), ("P2", &move_to(&next))],
+        DiceScript::default(),
+    );
+    let log = super::log::gm_log(&events);
+    assert_eq!(after.characters[1].position, next, "{log}");
+    assert_eq!(at(&after, LEADER), standing(&here), "{log}");
+    let captain_reads = events.iter().any(|e| {
+        matches!(&e.happening, Happening::Phase(PhaseEvent::FollowersLeft { followers, .. })
+            if followers.iter().any(|f| f == LEADER))
+            && e.observers
+                .includes(&realmgm_core::game::Reader::Player("P1"))
+    });
+    assert!(captain_reads, "{log}");
+}
