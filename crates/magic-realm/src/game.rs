@@ -159,7 +159,7 @@ pub(crate) fn read_one(
         return Err(problems);
     }
     match in_play {
-        Some(state) => warnings.extend(crate::day::preview::move_warnings(
+        Some(state) => warnings.extend(crate::day::preview::phase_warnings(
             data, rules, state, seat, &day,
         )),
         None => warnings.clear(),

@@ -223,15 +223,10 @@ pub(super) fn routes(
     spare: usize,
     used: usize,
 ) -> Vec<ClearingId> {
-    let knows_all = abilities::has(data, rules, who, &Advantage::KnowsHiddenRoutes);
     board
         .neighbours(here)
         .into_iter()
-        .filter(|l| {
-            matches!(l.kind, PathKind::Normal | PathKind::Cave)
-                || knows_all
-                || who.discoveries.knows_route(here, &l.to)
-        })
+        .filter(|l| super::movement::may_take(data, rules, who, here, l))
         .map(|l| l.to)
         .filter(|to| match board.clearing(to).map(|c| c.kind) {
             Some(ClearingKind::Mountain) => spare >= 1,

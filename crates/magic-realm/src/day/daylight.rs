@@ -286,21 +286,16 @@ pub fn take_turn_as(
     );
     // Another character's hired leader whose line has him follow the mist
     // stays behind too, and his employer reads why.
-    let told = match &observers {
-        Observers::Players(players) => Observers::Players(
-            players
+    let readers: Vec<usize> = followers
+        .iter()
+        .copied()
+        .chain(
+            not_following
                 .iter()
-                .cloned()
-                .chain(
-                    not_following
-                        .iter()
-                        .filter_map(|native| day.state.employer_of(native))
-                        .map(|e| day.state.characters[e].player.clone()),
-                )
-                .collect(),
-        ),
-        other => other.clone(),
-    };
+                .filter_map(|native| day.state.employer_of(native)),
+        )
+        .collect();
+    let told = watchers(day, who, &readers);
     retinue::say_left_behind(day, who, not_following, &reason, &told);
     let phases = &mine.activities.phases;
     for (index, phase) in phases.iter().enumerate() {

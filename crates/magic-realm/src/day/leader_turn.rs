@@ -367,19 +367,14 @@ pub fn hand_over_if_together(day: &mut Day<'_>, native: &str) {
     }
     // What froze with a transmorphized leader stays with him, of no use
     // to anyone until it reappears (3.1 4.6.9b.2).
-    let frozen = crate::magic::transmorph::frozen_with(&day.state, native);
+    let (frozen, items) = crate::magic::transmorph::part_frozen(&day.state, native);
     let why = crate::magic::conflicts::transmorphized(&day.state, native).map(|spell| {
         format!("they are frozen with him while the {spell} spell holds him (3.1 4.6.9b.2)")
     });
     let Some(record) = day.state.leaders.get_mut(native) else {
         return;
     };
-    let mut items = std::mem::take(&mut record.carries);
-    for item in &frozen {
-        if let Some(at) = items.iter().position(|i| i == item) {
-            record.carries.push(items.remove(at));
-        }
-    }
+    record.carries.clone_from(&frozen);
     if record.is_empty() {
         day.state.leaders.remove(native);
     }

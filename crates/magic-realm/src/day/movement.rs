@@ -7,7 +7,7 @@
 
 use super::Day;
 use crate::abilities;
-use crate::board::ClearingId;
+use crate::board::{ClearingId, Link};
 use crate::data::GameData;
 use crate::data::characters::Advantage;
 use crate::data::terms::Strength;
@@ -42,23 +42,31 @@ pub fn check_move_from(
     if from == to {
         return Err(format!("already in {to}").into());
     }
-    let Some(link) = state
+    let open = state
         .board
         .neighbours(from)
-        .into_iter()
-        .find(|l| &l.to == to)
-    else {
-        return Err(PhaseError::Refused(no_known_path(from, to)));
-    };
+        .iter()
+        .any(|l| &l.to == to && may_take(data, rules, character, from, l));
+    if open {
+        Ok(())
+    } else {
+        Err(PhaseError::Refused(no_known_path(from, to)))
+    }
+}
+
+/// Whether `who` may take the path `link` out of `from`: a road or a
+/// tunnel always, a hidden path or secret passage once he knows it (3.1
+/// 7.3.1). Moves, the bots' plans and a report's ways out all ask this.
+pub fn may_take(
+    data: &GameData,
+    rules: &Rules,
+    who: &CharacterState,
+    from: &ClearingId,
+    link: &Link,
+) -> bool {
     match link.kind {
-        PathKind::Normal | PathKind::Cave => Ok(()),
-        PathKind::Hidden | PathKind::Secret => {
-            if knows_route(data, rules, character, from, to) {
-                Ok(())
-            } else {
-                Err(PhaseError::Refused(no_known_path(from, to)))
-            }
-        }
+        PathKind::Normal | PathKind::Cave => true,
+        PathKind::Hidden | PathKind::Secret => knows_route(data, rules, who, from, &link.to),
     }
 }
 
@@ -106,7 +114,7 @@ fn no_known_path(from: &ClearingId, to: &ClearingId) -> String {
 }
 
 /// Whether he knows the hidden path or secret passage between two clearings.
-pub fn knows_route(
+fn knows_route(
     data: &GameData,
     rules: &Rules,
     who: &CharacterState,

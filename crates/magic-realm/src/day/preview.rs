@@ -4,7 +4,8 @@
 //! sunlight phases on a day he starts in or records a Move into a cave,
 //! 3.1 6.2.2b), for him and for each hired leader he writes a
 //! line for, and each of his starred phases against the bonus phases he
-//! has, so a player hears at once that a phase would be lost. Only
+//! has, and each Trade phase against a `Buy:` or `Sell:` line, so a player
+//! hears at once that a phase would be lost. Only
 //! his own knowledge is read, and the reasons are the day's own
 //! (`movement::check_move_from`, `daylight`), which never tell of paths he
 //! has not found.
@@ -24,8 +25,9 @@ use realmgm_core::suggest::same;
 
 /// Warnings for the day of `player`'s character in `orders`: for him, then
 /// for each hired leader of his with a line of his own, the first move that
-/// would be lost and the phases past those the day gives.
-pub fn move_warnings(
+/// would be lost and the phases past those the day gives; then a Trade phase
+/// with nothing to buy or sell.
+pub fn phase_warnings(
     data: &GameData,
     rules: &Rules,
     state: &MrState,
@@ -342,9 +344,9 @@ mod tests {
         let rules = Rules::default();
         let line = |to: &ClearingId| format!("H\nSoldier HQ: M {}{}, S", to.tile, to.clearing);
         let orders = parse_day_orders(&line(&normal_to), 1, data()).unwrap();
-        assert!(move_warnings(data(), &rules, &state, "Ann", &orders).is_empty());
+        assert!(phase_warnings(data(), &rules, &state, "Ann", &orders).is_empty());
         let orders = parse_day_orders(&line(&hidden_to), 1, data()).unwrap();
-        let warnings = move_warnings(data(), &rules, &state, "Ann", &orders);
+        let warnings = phase_warnings(data(), &rules, &state, "Ann", &orders);
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(
             warnings[0].starts_with(&format!(
@@ -360,7 +362,7 @@ mod tests {
         let rules = Rules::default();
         let warned = |text: &str| {
             let orders = parse_day_orders(text, 1, data()).unwrap();
-            move_warnings(data(), &rules, &state, "Ann", &orders)
+            phase_warnings(data(), &rules, &state, "Ann", &orders)
         };
         assert_eq!(
             warned("T, H, T, H"),
@@ -399,7 +401,7 @@ mod tests {
         state.characters[0].position = below;
         let climb = format!("M {0}{1}, M {0}{1}, H", peak.tile, peak.clearing);
         let orders = parse_day_orders(&climb, 1, data()).unwrap();
-        let warnings = move_warnings(data(), &Rules::default(), &state, "Ann", &orders);
+        let warnings = phase_warnings(data(), &Rules::default(), &state, "Ann", &orders);
         assert!(warnings.is_empty(), "{warnings:?}");
     }
 
@@ -425,7 +427,7 @@ mod tests {
         let rules = Rules::default();
         let into = format!("M {}{}, H, S, S", cave.tile, cave.clearing);
         let orders = parse_day_orders(&into, 1, data()).unwrap();
-        let warnings = move_warnings(data(), &rules, &state, "Ann", &orders);
+        let warnings = phase_warnings(data(), &rules, &state, "Ann", &orders);
         assert_eq!(
             warnings,
             [
@@ -438,7 +440,7 @@ mod tests {
         // The Move into the cave recorded last takes the sunlight phases too.
         let last = format!("H, S, S, M {}{}", cave.tile, cave.clearing);
         let orders = parse_day_orders(&last, 1, data()).unwrap();
-        let warnings = move_warnings(data(), &rules, &state, "Ann", &orders);
+        let warnings = phase_warnings(data(), &rules, &state, "Ann", &orders);
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(
             warnings[0].starts_with("phases 3 and 4 (S, M): only 2 phases"),
@@ -446,7 +448,7 @@ mod tests {
         );
         let two = format!("M {}{}, H", cave.tile, cave.clearing);
         let orders = parse_day_orders(&two, 1, data()).unwrap();
-        assert!(move_warnings(data(), &rules, &state, "Ann", &orders).is_empty());
+        assert!(phase_warnings(data(), &rules, &state, "Ann", &orders).is_empty());
         // A hired leader's line is counted the same way.
         let mut hiring = state.clone();
         hiring.characters[0].hirelings.push(Hireling {
@@ -458,7 +460,7 @@ mod tests {
         };
         let led = format!("H\nSoldier HQ: H, S, S, M {}{}", cave.tile, cave.clearing);
         let orders = parse_day_orders(&led, 1, data()).unwrap();
-        let warnings = move_warnings(data(), &rules, &hiring, "Ann", &orders);
+        let warnings = phase_warnings(data(), &rules, &hiring, "Ann", &orders);
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(
             warnings[0].starts_with("Soldier HQ: phases 3 and 4 (S, M): only 2 phases"),
@@ -466,7 +468,7 @@ mod tests {
         );
         state.characters[0].position = cave;
         let orders = parse_day_orders("H, S, S", 1, data()).unwrap();
-        let warnings = move_warnings(data(), &rules, &state, "Ann", &orders);
+        let warnings = phase_warnings(data(), &rules, &state, "Ann", &orders);
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(
             warnings[0].starts_with("phase 3 (S): only 2 phases"),
@@ -488,7 +490,7 @@ mod tests {
         let rules = Rules::default();
         let warned = |text: &str| {
             let orders = parse_day_orders(text, 1, data()).unwrap();
-            move_warnings(data(), &rules, &state, "Ann", &orders)
+            phase_warnings(data(), &rules, &state, "Ann", &orders)
         };
         // Her advantage gives a Move phase, not a Hide phase.
         assert_eq!(
@@ -519,9 +521,9 @@ mod tests {
         let line = |to: &ClearingId| format!("M {}{}, H", to.tile, to.clearing);
         let orders = parse_day_orders(&line(&normal_to), 1, data()).unwrap();
         let rules = Rules::default();
-        assert!(move_warnings(data(), &rules, &state, "Ann", &orders).is_empty());
+        assert!(phase_warnings(data(), &rules, &state, "Ann", &orders).is_empty());
         let orders = parse_day_orders(&line(&hidden_to), 1, data()).unwrap();
-        let warnings = move_warnings(data(), &rules, &state, "Ann", &orders);
+        let warnings = phase_warnings(data(), &rules, &state, "Ann", &orders);
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(warnings[0].contains("no known path"), "{warnings:?}");
         assert!(!warnings[0].contains("hidden") && !warnings[0].contains("secret"));
@@ -531,12 +533,12 @@ mod tests {
             (hidden_to.clone(), from.clone())
         };
         state.characters[0].discoveries.routes.insert(key.clone());
-        assert!(move_warnings(data(), &rules, &state, "Ann", &orders).is_empty());
+        assert!(phase_warnings(data(), &rules, &state, "Ann", &orders).is_empty());
         // A lost move does not hide the phases past the day's: both are told.
         state.characters[0].discoveries.routes.remove(&key);
         let long = format!("M {}{}, H, H, H, H", hidden_to.tile, hidden_to.clearing);
         let orders = parse_day_orders(&long, 1, data()).unwrap();
-        let warnings = move_warnings(data(), &rules, &state, "Ann", &orders);
+        let warnings = phase_warnings(data(), &rules, &state, "Ann", &orders);
         assert_eq!(warnings.len(), 2, "{warnings:?}");
         assert!(warnings[0].contains("no known path"), "{warnings:?}");
         assert!(

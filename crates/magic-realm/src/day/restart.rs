@@ -445,14 +445,11 @@ fn equip_from_the_realm(
     let his_pile = abandoned_pile(fell_in);
     // With two Realms combined he may take them from either game's natives,
     // his own game's first (3.1 10.E.7.4.2).
-    let realms = if day.state.combines_realms() {
-        let own = character.realm;
-        let other = if own.is_first() {
-            Realm::Second
-        } else {
-            Realm::First
-        };
-        vec![own, other]
+    let own = character.realm;
+    let realms: Vec<Realm> = if day.state.combines_realms() {
+        std::iter::once(own)
+            .chain(Realm::ALL.into_iter().filter(|r| *r != own))
+            .collect()
     } else {
         vec![Realm::First]
     };

@@ -148,12 +148,7 @@ fn ways_out(data: &GameData, rules: &Rules, state: &MrState, me: &CharacterState
         .board
         .neighbours(here)
         .into_iter()
-        .filter(|link| match link.kind {
-            PathKind::Normal | PathKind::Cave => true,
-            PathKind::Hidden | PathKind::Secret => {
-                crate::day::movement::knows_route(data, rules, me, here, &link.to)
-            }
-        })
+        .filter(|link| crate::day::movement::may_take(data, rules, me, here, link))
         .map(|link| {
             let mut notes = Vec::new();
             match link.kind {

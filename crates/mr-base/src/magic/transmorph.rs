@@ -128,22 +128,33 @@ pub fn is_mist(state: &MrState, name: &str) -> bool {
     holding(state, name).is_some_and(|s| s.spell == MIST)
 }
 
+/// `items` parted into those `names` name, one item for each name (a name
+/// counted as often as it is written), and the rest.
+fn part_named<T>(
+    items: impl IntoIterator<Item = T>,
+    names: &[String],
+    name_of: impl Fn(&T) -> &str,
+) -> (Vec<T>, Vec<T>) {
+    let mut names: Vec<&str> = names.iter().map(String::as_str).collect();
+    items.into_iter().partition(
+        |item| match names.iter().position(|n| *n == name_of(item)) {
+            Some(at) => {
+                names.remove(at);
+                true
+            }
+            None => false,
+        },
+    )
+}
+
 /// What is left of the item names `has` once those `with` froze are set
-/// aside, one for one (a name counted as often as it is had).
+/// aside, one for one.
 fn taken_on_since<'a>(
     with: &TransmorphizedWith,
     has: impl Iterator<Item = &'a String>,
 ) -> Vec<String> {
-    let mut frozen = with.items.clone();
-    has.filter(|name| match frozen.iter().position(|f| f == *name) {
-        Some(at) => {
-            frozen.remove(at);
-            false
-        }
-        None => true,
-    })
-    .cloned()
-    .collect()
+    let (_, since) = part_named(has, &with.items, |name| name.as_str());
+    since.into_iter().cloned().collect()
 }
 
 /// The names of the items character `c` carries as a creature: all he has
@@ -187,29 +198,22 @@ pub fn frozen_with_leader(state: &MrState, id: &str, item: &str) -> Option<Strin
     frozen_unless_loose(state, id, item, &loose)
 }
 
-/// The frozen items among those the hired leader or controlled monster
-/// `id` carries: all of them when mist or held without a note, none when
-/// no transmorphizing spell holds him (4.6.9b.2, 4.6.9b.4).
-pub fn frozen_with(state: &MrState, id: &str) -> Vec<Item> {
-    let Some(record) = state.leaders.get(id) else {
-        return Vec::new();
-    };
+/// What the hired leader or controlled monster `id` carries, parted into
+/// what froze with him and what he is free to hand over: all of it frozen
+/// when mist or held without a note, none when no transmorphizing spell
+/// holds him (4.6.9b.2, 4.6.9b.4).
+pub fn part_frozen(state: &MrState, id: &str) -> (Vec<Item>, Vec<Item>) {
+    let carries = state
+        .leaders
+        .get(id)
+        .map(|record| record.carries.clone())
+        .unwrap_or_default();
     if holding(state, id).is_none() {
-        return Vec::new();
+        return (Vec::new(), carries);
     }
-    let mut loose = leader_carried_as_creature(state, id);
-    record
-        .carries
-        .iter()
-        .filter(|item| match loose.iter().position(|l| *l == item.name) {
-            Some(at) => {
-                loose.remove(at);
-                false
-            }
-            None => true,
-        })
-        .cloned()
-        .collect()
+    let loose = leader_carried_as_creature(state, id);
+    let (free, frozen) = part_named(carries, &loose, |item| item.name.as_str());
+    (frozen, free)
 }
 
 /// The names of the items the hired leader or controlled monster `id`

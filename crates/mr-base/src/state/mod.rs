@@ -863,13 +863,11 @@ impl MrState {
     /// about dwellings in general (shelter, colour, what a clearing shows)
     /// reads both games'; one about a game's own Inn reads [`Self::dwellings_of`].
     pub fn every_dwelling(&self) -> impl Iterator<Item = (Realm, Dwelling, &ClearingId)> {
-        [Realm::First, Realm::Second]
-            .into_iter()
-            .flat_map(move |realm| {
-                self.dwellings_of(realm)
-                    .iter()
-                    .map(move |(d, at)| (realm, *d, at))
-            })
+        Realm::ALL.into_iter().flat_map(move |realm| {
+            self.dwellings_of(realm)
+                .iter()
+                .map(move |(d, at)| (realm, *d, at))
+        })
     }
 
     /// Whether a dwelling of either game, a campfire included, stands in
